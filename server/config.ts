@@ -1,0 +1,116 @@
+/**
+ * The only reader of environment variables and settings. Everything else receives a frozen Config.
+ * Every variable, its default and its meaning is listed in docs/configuration.md; keep the two in step.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+
+export interface Limits {
+  /** Bytes of an uploaded template file. */
+  templateUploadBytes: number;
+  /** Bytes of all entries of a .docx once inflated. */
+  docxUncompressedBytes: number;
+  /** Largest inflated/compressed ratio of one .docx entry. */
+  docxEntryRatio: number;
+  /** Bytes of a request body (JSON, form or multipart fields). */
+  requestBodyBytes: number;
+  /** Rows of one list or table in the data. */
+  rowsPerList: number;
+  imagesPerDocument: number;
+  imageBytes: number;
+  imagePixels: number;
+  imageFetchMs: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Absolute URL used in download links and page links; defaults to http://host:port. */
+  publicUrl: string | null;
+  dataDir: string;
+  resourcesDir: string;
+  /** Origins allowed by CORS; empty = no CORS headers at all. */
+  corsOrigins: readonly string[];
+  /** Lets image URLs reach loopback/private addresses (off by default: CONTRACT.md §9). */
+  allowPrivateNetwork: boolean;
+  /** Minutes a signed download link stays valid. */
+  downloadLinkMinutes: number;
+  /** Seconds between two sweeps for expired documents. */
+  sweepIntervalSeconds: number;
+  /** Render worker threads; 0 renders on the main thread. */
+  renderWorkers: number;
+  /** Offer the sample templates from resources/templates on first start. */
+  seedSamples: boolean;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  limits: Limits;
+}
+
+export const DEFAULT_PORT = 7463;
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  templateUploadBytes: 20 * 1024 * 1024,
+  docxUncompressedBytes: 100 * 1024 * 1024,
+  docxEntryRatio: 100,
+  requestBodyBytes: 10 * 1024 * 1024,
+  rowsPerList: 10_000,
+  imagesPerDocument: 50,
+  imageBytes: 10 * 1024 * 1024,
+  imagePixels: 40_000_000,
+  imageFetchMs: 10_000,
+});
+
+/** The project's root folder (where package.json and resources/ live), found from this file's location. */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'resources'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('docloom: cannot find the project root (package.json beside resources/)');
+    dir = parent;
+  }
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Builds the configuration from DOCLOOM_* variables, with `overrides` (from code: tests, Electron) on top. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const logLevel = (env.DOCLOOM_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!['silent', 'error', 'info', 'debug'].includes(logLevel)) {
+    throw new Error(`DOCLOOM_LOG_LEVEL must be silent, error, info or debug, got "${logLevel}"`);
+  }
+  const config: Config = {
+    host: env.DOCLOOM_HOST || '127.0.0.1',
+    port: int(env, 'DOCLOOM_PORT', DEFAULT_PORT),
+    publicUrl: env.DOCLOOM_PUBLIC_URL ? env.DOCLOOM_PUBLIC_URL.replace(/\/+$/, '') : null,
+    dataDir: path.resolve(env.DOCLOOM_DATA_DIR || './data'),
+    resourcesDir: env.DOCLOOM_RESOURCES_DIR ? path.resolve(env.DOCLOOM_RESOURCES_DIR) : path.join(projectRoot(), 'resources'),
+    corsOrigins: (env.DOCLOOM_CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowPrivateNetwork: bool(env, 'DOCLOOM_ALLOW_PRIVATE_NETWORK', false),
+    downloadLinkMinutes: int(env, 'DOCLOOM_DOWNLOAD_LINK_MINUTES', 60, 1),
+    sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
+    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
+    seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
+    logLevel,
+    limits: { ...DEFAULT_LIMITS },
+    ...overrides,
+  };
+  config.limits = Object.freeze({ ...config.limits });
+  return Object.freeze(config);
+}

@@ -1,0 +1,102 @@
+/**
+ * The engine's one door: pure functions from (template file, data) to bytes. The CLI, the service, the render
+ * worker and the tests all call these, never the sub-modules directly.
+ *
+ *   template file ──(json/load | docx/import)──▶ source model ──(tags/compile)──▶ compiled template + fields
+ *   compiled template + data ──(bind)──▶ bound model ──(pdf/render)──▶ PDF ──(pdf/encrypt if password)──▶ bytes
+ */
+import type { Delimiters, DocMetadata, Field, TemplateError, TemplateModel } from './model/types.js';
+import { DEFAULT_DELIMITERS } from './model/types.js';
+import { loadJsonTemplate } from './json/load.js';
+import { importDocx } from './docx/import.js';
+import { compileTags, type CompiledTemplate } from './tags/compile.js';
+import { bindTemplate } from './bind/bind.js';
+import { renderModel } from './pdf/render.js';
+import { encryptPdf } from './pdf/encrypt.js';
+import { fillText } from './tags/fill-text.js';
+import { sampleData as sampleDataFor } from './tags/sample.js';
+import { dataSchema as dataSchemaFor } from './tags/schema.js';
+import { EngineError } from './errors.js';
+
+export type { CompiledTemplate } from './tags/compile.js';
+export { EngineError } from './errors.js';
+export type TemplateKind = 'json' | 'docx';
+
+export interface TemplateSource {
+  kind: TemplateKind;
+  bytes: Uint8Array;
+  delimiters?: Delimiters;
+}
+
+export type CompileResult =
+  | { ok: true; template: CompiledTemplate; fields: Field[] }
+  | { ok: false; errors: TemplateError[] };
+
+/** Resolves an image value (data: URI or http(s) URL) given for `field` to bytes. */
+export type ImageResolver = (src: string, field: string) => Promise<{ data: Uint8Array; mime: string }>;
+
+export interface RenderOptions {
+  /** Draw the "TEST DOCUMENT" watermark on every page. */
+  test?: boolean;
+  /** Encrypt the PDF with this open password. */
+  password?: string | null;
+  /** Overrides the template's locale for filters. */
+  locale?: string;
+  metadata?: DocMetadata;
+  /** How image values are fetched; without it only data: URIs are accepted. */
+  resolveImage?: ImageResolver;
+}
+
+export interface RenderResult {
+  bytes: Uint8Array;
+  pages: number;
+}
+
+/** Reads a template file and checks its tags. Never throws for bad input: problems come back as errors. */
+export function compileTemplate(source: TemplateSource): CompileResult {
+  const delimiters = source.delimiters ?? DEFAULT_DELIMITERS;
+  let model: TemplateModel;
+  try {
+    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes);
+  } catch (err) {
+    if (err instanceof EngineError) {
+      return { ok: false, errors: [{ code: err.code, message: err.message, location: { part: 'file' } }] };
+    }
+    throw err;
+  }
+  const compiled = compileTags(model, delimiters);
+  if (compiled.errors.length > 0) return { ok: false, errors: compiled.errors };
+  return { ok: true, template: compiled.template, fields: compiled.template.fields };
+}
+
+/** Binds data to a compiled template and renders the PDF. Throws EngineError for data problems (bad image…). */
+export async function renderPdf(
+  template: CompiledTemplate,
+  data: Record<string, unknown>,
+  options: RenderOptions = {},
+): Promise<RenderResult> {
+  const bound = await bindTemplate(template, data, {
+    locale: options.locale,
+    resolveImage: options.resolveImage,
+  });
+  const rendered = renderModel(bound, { test: options.test === true, metadata: options.metadata });
+  if (options.password) {
+    return { bytes: await encryptPdf(rendered.bytes, options.password), pages: rendered.pages };
+  }
+  return rendered;
+}
+
+/** Fills tags in a short text such as an output file name pattern (`Invoice {{number}}`). */
+export function fillOutputText(pattern: string, data: Record<string, unknown>, delimiters?: Delimiters): string {
+  return fillText(pattern, data, delimiters ?? DEFAULT_DELIMITERS);
+}
+
+/** A data object that fits the fields, for the GUI and the template record's `sample_data`. */
+export function sampleData(fields: Field[]): Record<string, unknown> {
+  return sampleDataFor(fields);
+}
+
+/** JSON Schema (draft 2020-12) of the data a template takes. */
+export function dataSchema(fields: Field[]): Record<string, unknown> {
+  return dataSchemaFor(fields);
+}

@@ -1,0 +1,206 @@
+/**
+ * The template model: plain, serialisable data describing a document before and after data is bound.
+ *
+ * - A *source* model comes from a template file (docloom's .json format, or a .docx import). Its text may hold
+ *   tags (`{{name}}`, `{{#list}}…{{/list}}`, `{{%logo}}`), written in the template's delimiters.
+ * - A *bound* model has the same shape with every tag resolved: loops expanded, values formatted, images as data.
+ *   engine/pdf renders only bound models.
+ *
+ * Lengths are PDF points (1/72 inch). Colours are `#rrggbb`. Styles are already resolved (the DOCX importer and
+ * the .json loader flatten named styles and inheritance), so the renderer never looks anything up.
+ */
+
+export interface RunStyle {
+  /** Family as the author wrote it ('Calibri', 'Times New Roman', 'Helvetica'); engine/pdf maps it to a bundled font. */
+  font?: string;
+  /** Font size in points. */
+  size?: number;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  color?: string;
+  highlight?: string;
+  vertAlign?: 'superscript' | 'subscript';
+  /** Hyperlink target (absolute URL or mailto:). */
+  link?: string;
+}
+
+export interface TabStop {
+  pos: number;
+  align: 'left' | 'center' | 'right' | 'decimal';
+  leader?: 'none' | 'dot' | 'hyphen' | 'underscore';
+}
+
+export interface BorderLine {
+  width: number;
+  color: string;
+  style?: 'single' | 'double' | 'dashed' | 'dotted';
+}
+
+export interface ParagraphStyle {
+  align?: 'left' | 'center' | 'right' | 'justify';
+  indentLeft?: number;
+  indentRight?: number;
+  /** First-line indent; negative for a hanging indent. */
+  indentFirstLine?: number;
+  spaceBefore?: number;
+  spaceAfter?: number;
+  /** Line height as a multiple of the font size (1 = single). */
+  lineHeight?: number;
+  /** Outline level of a heading (1 = top); used for bookmarks. */
+  heading?: 1 | 2 | 3 | 4 | 5 | 6;
+  keepWithNext?: boolean;
+  pageBreakBefore?: boolean;
+  rtl?: boolean;
+  tabs?: TabStop[];
+  shading?: string;
+  borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
+}
+
+export interface TextRun {
+  type: 'text';
+  /** May contain '\t' (tab) and '\n' (line break inside the paragraph). */
+  text: string;
+  style?: RunStyle;
+}
+
+export interface ImageRun {
+  type: 'image';
+  /** A `data:` URI (bound models always; source models for images embedded in the template). */
+  src: string;
+  width: number;
+  height: number;
+  alt?: string;
+}
+
+/** A value the renderer fills per page. */
+export interface FieldRun {
+  type: 'field';
+  field: 'page' | 'pages';
+  style?: RunStyle;
+}
+
+export type Inline = TextRun | ImageRun | FieldRun;
+
+export interface ListInfo {
+  /** Paragraphs with the same id and level continue one numbering. */
+  id: string;
+  /** 0-based nesting level. */
+  level: number;
+  format: 'bullet' | 'decimal' | 'lowerLetter' | 'upperLetter' | 'lowerRoman' | 'upperRoman' | 'none';
+  /** Word's level text, e.g. '%1.' or '%1.%2)'; the bullet character for bullets. */
+  text?: string;
+  start?: number;
+}
+
+export interface Paragraph {
+  type: 'paragraph';
+  runs: Inline[];
+  style?: ParagraphStyle;
+  list?: ListInfo;
+}
+
+export interface TableCell {
+  blocks: Block[];
+  colSpan?: number;
+  rowSpan?: number;
+  shading?: string;
+  vAlign?: 'top' | 'middle' | 'bottom';
+  borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
+}
+
+export interface TableRow {
+  cells: TableCell[];
+  /** Header rows repeat at the top of every page the table continues on. */
+  header?: boolean;
+  /** Minimum height in points. */
+  height?: number;
+  cantSplit?: boolean;
+}
+
+export interface Table {
+  type: 'table';
+  /** Column widths in points (scaled to the available width when they do not fit). */
+  columns: number[];
+  rows: TableRow[];
+  style?: {
+    align?: 'left' | 'center' | 'right';
+    borders?: BorderLine | null;
+    cellPadding?: number;
+    /** Default run style of the cells. */
+    run?: RunStyle;
+  };
+}
+
+export interface PageBreak {
+  type: 'pageBreak';
+}
+
+export type Block = Paragraph | Table | PageBreak;
+
+export interface PageSetup {
+  width: number;
+  height: number;
+  margins: { top: number; right: number; bottom: number; left: number };
+  /** Distance from the page edge to the header / footer. */
+  headerDistance?: number;
+  footerDistance?: number;
+}
+
+export interface HeaderFooterSet {
+  default?: Block[];
+  first?: Block[];
+  even?: Block[];
+}
+
+export interface Section {
+  page: PageSetup;
+  body: Block[];
+  header?: HeaderFooterSet;
+  footer?: HeaderFooterSet;
+  /** Use the `first` header/footer on the section's first page. */
+  titlePage?: boolean;
+}
+
+export interface DocMetadata {
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creator?: string;
+}
+
+export interface TemplateModel {
+  version: 1;
+  sections: Section[];
+  /** Document defaults every run and paragraph starts from. */
+  defaults: { run: RunStyle; paragraph: ParagraphStyle };
+  metadata?: DocMetadata;
+  /** BCP 47 locale used by filters (numbers, currency, dates). */
+  locale?: string;
+}
+
+/** A template variable as listed in a template's `fields` (CONTRACT.md §4). */
+export interface Field {
+  name: string;
+  type: 'text' | 'list' | 'table' | 'image' | 'condition';
+  fields?: Field[];
+}
+
+/** Where a template problem is: the part (body, header, footer:first, …), the paragraph and the tag. */
+export interface TemplateErrorLocation {
+  part: string;
+  paragraph?: number;
+  tag?: string;
+}
+
+export interface TemplateError {
+  code: string;
+  message: string;
+  location: TemplateErrorLocation;
+}
+
+export type Delimiters = readonly [open: string, close: string];
+
+export const DEFAULT_DELIMITERS: Delimiters = ['{{', '}}'];
