@@ -10,7 +10,7 @@ import { DEFAULT_DELIMITERS } from './model/types.js';
 import { loadJsonTemplate } from './json/load.js';
 import { importDocx } from './docx/import.js';
 import { compileTags, type CompiledTemplate } from './tags/compile.js';
-import { bindTemplate } from './bind/bind.js';
+import { bindTemplate, type BindLimits } from './bind/bind.js';
 import { renderModel } from './pdf/render.js';
 import { encryptPdf } from './pdf/encrypt.js';
 import { fillText } from './tags/fill-text.js';
@@ -45,7 +45,14 @@ export interface RenderOptions {
   metadata?: DocMetadata;
   /** How image values are fetched; without it only data: URIs are accepted. */
   resolveImage?: ImageResolver;
+  /**
+   * Data limits (CONTRACT.md §8); each one left out keeps its default: rowsPerList 10,000, imagesPerDocument 50
+   * (distinct images), imageBytes 10 MB, imagePixels 40 M, itemsPerDocument 200,000 (all list items together).
+   */
+  limits?: Partial<BindLimits>;
 }
+
+export type { BindLimits } from './bind/bind.js';
 
 export interface RenderResult {
   bytes: Uint8Array;
@@ -78,8 +85,9 @@ export async function renderPdf(
   const bound = await bindTemplate(template, data, {
     locale: options.locale,
     resolveImage: options.resolveImage,
+    limits: options.limits,
   });
-  const rendered = renderModel(bound, { test: options.test === true, metadata: options.metadata });
+  const rendered = await renderModel(bound, { test: options.test === true, metadata: options.metadata });
   if (options.password) {
     return { bytes: await encryptPdf(rendered.bytes, options.password), pages: rendered.pages };
   }

@@ -1,0 +1,215 @@
+/**
+ * Binds data to a compiled template: one walk over the compiled tree that expands sections, formats values and
+ * places images, giving a bound TemplateModel with no tags left. Images are collected during the walk and
+ * decoded/fetched together at the end (the only asynchronous step).
+ *
+ * The bound model reuses the compiled template's unchanged blocks, rows and styles by reference: treat it as
+ * read-only.
+ */
+import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, TableRow, TemplateModel } from '../model/types.js';
+import type { CBlock, CInline, CName, CPartSet, CRow, CompiledTemplate } from '../tags/types.js';
+import { EngineError } from '../errors.js';
+import { lookup, isTruthy } from './lookup.js';
+import { checkLocale, DEFAULT_LOCALE, formatValue } from './format.js';
+import { ImageQueue, type ImageLimits, type ImageResolver } from './images.js';
+
+export type { ImageResolver } from './images.js';
+
+export interface BindLimits extends ImageLimits {
+  /** Items of one list or table. */
+  rowsPerList: number;
+  /** Items of all lists together, so nested lists cannot multiply into an endless document. */
+  itemsPerDocument: number;
+}
+
+export const DEFAULT_BIND_LIMITS: BindLimits = Object.freeze({
+  rowsPerList: 10_000,
+  itemsPerDocument: 200_000,
+  imagesPerDocument: 50,
+  imageBytes: 10 * 1024 * 1024,
+  imagePixels: 40_000_000,
+});
+
+export interface BindOptions {
+  /** Overrides the template's locale. */
+  locale?: string;
+  resolveImage?: ImageResolver;
+  limits?: Partial<BindLimits>;
+}
+
+interface Ctx {
+  stack: unknown[];
+  locale: string;
+  limits: BindLimits;
+  images: ImageQueue;
+  items: number;
+}
+
+export async function bindTemplate(compiled: CompiledTemplate, data: unknown, options: BindOptions = {}): Promise<TemplateModel> {
+  if (compiled?.kind !== 'docloom-compiled') throw new EngineError('invalid_template', 'This is not a compiled template.');
+  const limits: BindLimits = { ...DEFAULT_BIND_LIMITS, ...options.limits };
+  const locale = checkLocale(options.locale || compiled.locale || DEFAULT_LOCALE);
+  const ctx: Ctx = { stack: [data ?? {}], locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0 };
+
+  const sections: Section[] = compiled.sections.map((section) => {
+    const bound: Section = { page: section.page, body: [] };
+    const header = bindPartSet(section.header, ctx);
+    bound.body = bindBlocks(section.body, ctx, []);
+    const footer = bindPartSet(section.footer, ctx);
+    if (header) bound.header = header;
+    if (footer) bound.footer = footer;
+    if (section.titlePage !== undefined) bound.titlePage = section.titlePage;
+    return bound;
+  });
+  if (ctx.images.size > 0) await ctx.images.settle();
+
+  const model: TemplateModel = { version: 1, sections, defaults: compiled.defaults, locale };
+  if (compiled.metadata) model.metadata = compiled.metadata;
+  return model;
+}
+
+function bindPartSet(set: CPartSet | undefined, ctx: Ctx): HeaderFooterSet | undefined {
+  if (!set) return undefined;
+  const out: HeaderFooterSet = {};
+  if (set.default) out.default = bindBlocks(set.default, ctx, []);
+  if (set.first) out.first = bindBlocks(set.first, ctx, []);
+  if (set.even) out.even = bindBlocks(set.even, ctx, []);
+  return out;
+}
+
+/** Runs `body` once per scope the section opens: per item of a list, once for a truthy value, never for a falsy one. */
+function eachScope(ref: CName, inverted: boolean, ctx: Ctx, body: () => void): void {
+  const value = lookup(ctx.stack, ref);
+  if (inverted) {
+    if (!isTruthy(value)) body();
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (value.length > ctx.limits.rowsPerList) {
+      throw new EngineError(
+        'limit_exceeded',
+        `The list "${ref.name}" has ${value.length.toLocaleString('en-US')} items, more than the limit of ${ctx.limits.rowsPerList.toLocaleString('en-US')} rows per list.`,
+        ref.name,
+      );
+    }
+    ctx.items += value.length;
+    if (ctx.items > ctx.limits.itemsPerDocument) {
+      throw new EngineError(
+        'limit_exceeded',
+        `The lists of this document repeat more than ${ctx.limits.itemsPerDocument.toLocaleString('en-US')} items in all (the limit of items per document), reached at "${ref.name}".`,
+        ref.name,
+      );
+    }
+    for (const item of value) {
+      ctx.stack.push(item);
+      body();
+      ctx.stack.pop();
+    }
+    return;
+  }
+  if (!isTruthy(value)) return;
+  ctx.stack.push(value);
+  body();
+  ctx.stack.pop();
+}
+
+function bindBlocks(blocks: CBlock[], ctx: Ctx, out: Block[]): Block[] {
+  for (const block of blocks) {
+    switch (block.k) {
+      case 'static':
+        out.push(block.block);
+        break;
+      case 'para': {
+        const runs: Inline[] = [];
+        bindInline(block.content, ctx, runs);
+        if (block.dropIfEmpty && runs.length === 0) break;
+        const para: Paragraph = { type: 'paragraph', runs };
+        if (block.style) para.style = block.style;
+        if (block.list) para.list = block.list;
+        out.push(para);
+        break;
+      }
+      case 'section':
+        eachScope(block.ref, block.inverted, ctx, () => bindBlocks(block.body, ctx, out));
+        break;
+      case 'table': {
+        const rows = bindRows(block.rows, ctx, []);
+        // A table whose every row was a loop over an empty list has nothing left to draw.
+        if (rows.length === 0) break;
+        out.push(block.style ? { type: 'table', columns: block.columns, rows, style: block.style } : { type: 'table', columns: block.columns, rows });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function bindRows(rows: CRow[], ctx: Ctx, out: TableRow[]): TableRow[] {
+  for (const row of rows) {
+    switch (row.k) {
+      case 'static':
+        out.push(row.row);
+        break;
+      case 'row':
+        out.push({ ...row.props, cells: row.cells.map((cell) => ({ ...cell.props, blocks: bindBlocks(cell.blocks, ctx, []) })) });
+        break;
+      case 'section':
+        eachScope(row.ref, row.inverted, ctx, () => bindRows(row.rows, ctx, out));
+        break;
+    }
+  }
+  return out;
+}
+
+function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
+  for (const node of content) {
+    switch (node.k) {
+      case 'run':
+        if (node.run.type === 'text') pushText(runs, node.run.text, node.run.style);
+        else runs.push(node.run);
+        break;
+      case 'var': {
+        const text = formatValue(lookup(ctx.stack, node.ref), node.filters, ctx.locale);
+        if (text !== '') pushText(runs, text, node.style);
+        break;
+      }
+      case 'image': {
+        const value = lookup(ctx.stack, node.ref);
+        if (value === undefined || value === null || value === '') break;
+        if (typeof value !== 'string') {
+          throw new EngineError('invalid_image', `The image for "${node.ref.name}" must be a data: URI or an http(s) URL.`, node.ref.name);
+        }
+        if (value.trim() === '') break;
+        runs.push(ctx.images.add(value, node.ref.name, node.box, node.maxWidth));
+        break;
+      }
+      case 'section':
+        eachScope(node.ref, node.inverted, ctx, () => bindInline(node.content, ctx, runs));
+        break;
+    }
+  }
+}
+
+/** Appends text, joining it to the previous run when that has the same (interned) style. */
+function pushText(runs: Inline[], text: string, style: RunStyle | undefined): void {
+  const last = runs[runs.length - 1];
+  if (last !== undefined && last.type === 'text' && last.style === style) {
+    runs[runs.length - 1] = style ? { type: 'text', text: last.text + text, style } : { type: 'text', text: last.text + text };
+    return;
+  }
+  runs.push(style ? { type: 'text', text, style } : { type: 'text', text });
+}
+
+/** Binds the first section's body without images or I/O: for short texts such as output file names. */
+export function bindBodySync(compiled: CompiledTemplate, data: unknown, locale?: string): Block[] {
+  const limits = DEFAULT_BIND_LIMITS;
+  const ctx: Ctx = {
+    stack: [data ?? {}],
+    locale: checkLocale(locale || compiled.locale || DEFAULT_LOCALE),
+    limits,
+    images: new ImageQueue(limits, undefined),
+    items: 0,
+  };
+  const section = compiled.sections[0];
+  return section ? bindBlocks(section.body, ctx, []) : [];
+}
