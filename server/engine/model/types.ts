@@ -56,6 +56,13 @@ export interface ParagraphStyle {
   tabs?: TabStop[];
   shading?: string;
   borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
+  /**
+   * Added for the DOCX importer (Word's "don't add space between paragraphs of the same style"): two adjacent
+   * paragraphs with the same value here have no spaceAfter/spaceBefore between them. The value is the Word
+   * style's id. The importer already applies it between neighbours of the template; a renderer honouring it
+   * also covers paragraphs repeated by a loop (one bullet per item).
+   */
+  contextualSpacing?: string;
 }
 
 export interface TextRun {
