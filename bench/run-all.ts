@@ -1,0 +1,31 @@
+/**
+ * Runs every benchmark in bench/ one after the other (each in its own process, so one cannot warm another's
+ * caches) and prints their figures. Each benchmark compares itself with its targets in the same run and prints
+ * PASS/MISS lines; this script only sums those lines up. Usage: npm run bench [-- name-filter]
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const filter = process.argv[2] ?? '';
+const scripts = fs
+  .readdirSync(benchDir)
+  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts' && !f.endsWith('-model.ts') && f.includes(filter))
+  .sort();
+
+let pass = 0;
+let miss = 0;
+for (const script of scripts) {
+  console.log(`\n=== ${script}`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(benchDir, script)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(run.stdout);
+  pass += (run.stdout.match(/\bPASS\b/g) ?? []).length;
+  miss += (run.stdout.match(/\bMISS\b/g) ?? []).length;
+  if (run.status !== 0) console.log(`(${script} exited with ${run.status})`);
+}
+console.log(`\nbenchmarks: ${scripts.length} scripts, ${pass} targets met, ${miss} missed`);

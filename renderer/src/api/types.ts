@@ -1,0 +1,134 @@
+/**
+ * The shapes the GUI reads from the local API (CONTRACT.md). Written from the contract, not imported from the
+ * server: the renderer is a client like any other. Fields the GUI does not use are left out or optional.
+ */
+
+export type FieldType = 'text' | 'list' | 'table' | 'image' | 'condition';
+
+/** One entry of a template's `fields` (a JSON string in the record). */
+export interface TemplateField {
+  name: string;
+  type: FieldType;
+  fields?: TemplateField[];
+}
+
+export interface TemplateRecord {
+  uuid: string;
+  id: number;
+  name: string;
+  description: string;
+  /** A JSON string holding TemplateField[]. */
+  fields: string;
+  original_filename: string;
+  google_doc_id?: string | null;
+  output_filename: string | null;
+  output_filetype: string | null;
+  /** Boolean (or null) in lists, 0/1 in a single-template response. */
+  editable: boolean | number | null;
+  password: string | null;
+  /** Minutes a generated document is kept. */
+  expiration: number;
+  /** `{{ }}` style pair; the service may send a string or a two-item array. */
+  delimiters?: string | [string, string] | null;
+  version?: number;
+  created_at?: string;
+  updated_at?: string;
+  sample_data?: Record<string, unknown> | string | null;
+  schema?: unknown;
+}
+
+export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface DocumentRecord {
+  id: number;
+  status: DocumentStatus | string;
+  output_filename: string | null;
+  output_type?: string;
+  template_id: number;
+  template_uuid?: string;
+  editable?: number;
+  password?: string | null;
+  test: number;
+  expires_at: string;
+  expired: number;
+  created_at: string;
+  updated_at?: string;
+  download_url: string;
+  editable_url?: string | null;
+  pages?: number | null;
+  size?: number | null;
+  error?: { code: string; message: string } | null;
+}
+
+export interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
+
+/** Laravel's length-aware page object. */
+export interface Page<T> {
+  current_page: number;
+  data: T[];
+  first_page_url: string;
+  from: number;
+  last_page: number;
+  last_page_url: string;
+  links: PageLink[];
+  next_page_url: string | null;
+  path: string;
+  per_page: number;
+  prev_page_url: string | null;
+  to: number;
+  total: number;
+}
+
+export interface TokenRecord {
+  id: number | string;
+  name: string;
+  read_only: boolean | number;
+  created_at?: string;
+  last_used_at?: string | null;
+}
+
+export interface ServiceInfo {
+  version?: string;
+  base_url?: string;
+  limits?: Record<string, number>;
+  /** The token this GUI itself uses (so the Tokens page can mark it). */
+  token?: { id: number | string; name: string; read_only: boolean };
+}
+
+export interface TemplateErrorItem {
+  code: string;
+  message: string;
+  location?: { part?: string; paragraph?: number; tag?: string };
+}
+
+/** The Laravel-shaped error body (CONTRACT.md §2). */
+export interface ErrorBody {
+  success: false;
+  message?: string;
+  errors?: Record<string, string[]>;
+  template_errors?: TemplateErrorItem[];
+  request_id?: string;
+}
+
+export interface DocumentFilters {
+  status?: string;
+  template_id?: number | string;
+  test?: '0' | '1' | '';
+  expired?: '0' | '1' | '';
+}
+
+/** Settings a template's PUT accepts (every field optional). */
+export interface TemplateSettings {
+  name?: string;
+  description?: string;
+  output_filename?: string | null;
+  output_filetype?: string;
+  editable?: boolean;
+  password?: string | null;
+  expiration?: number;
+  delimiters?: string;
+}
