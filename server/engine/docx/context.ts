@@ -1,0 +1,44 @@
+/**
+ * What the readers of one part (the body, a header, a footer) share: the package, the style sheet, lists, the
+ * theme, and the state that runs across paragraphs (complex fields may open in one paragraph and close later).
+ */
+import type { Block } from '../model/types.js';
+import type { Numbering } from './numbering.js';
+import type { DocxPackage } from './package.js';
+import type { StyleSheet, TableLayer } from './styles.js';
+import type { Theme } from './theme.js';
+import type { XElement } from './xml.js';
+
+export interface DocContext {
+  pkg: DocxPackage;
+  styles: StyleSheet;
+  numbering: Numbering;
+  theme: Theme;
+}
+
+/** A complex field being read (w:fldChar begin … separate … end). */
+export interface OpenField {
+  instr: string;
+  /** 'result' after w:fldChar separate: the runs shown until end. */
+  phase: 'instr' | 'result';
+  /** page / pages are drawn by the renderer; their cached result runs are skipped. */
+  kind?: 'page' | 'pages' | 'link' | 'other';
+  link?: string;
+  emitted?: boolean;
+}
+
+/** Items a block reader yields: blocks, and in the body the end of a section (its w:sectPr). */
+export type Item = Block | { type: 'sectionEnd'; sectPr: XElement };
+
+export interface PartContext {
+  doc: DocContext;
+  /** The part's path in the zip, for its relationships (images, hyperlinks). */
+  part: string;
+  fields: OpenField[];
+  /** Reads block-level content (paragraphs, tables, content controls); set by blocks.ts. */
+  readBlocks(container: XElement, table?: TableLayer): Item[];
+}
+
+export function isBlock(item: Item): item is Block {
+  return item.type !== 'sectionEnd';
+}

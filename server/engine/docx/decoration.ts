@@ -1,0 +1,82 @@
+/**
+ * The fill and outline of a text box (DrawingML wps:wsp or VML v:shape / v:rect), so that a box that shows
+ * as a coloured or outlined area in Word keeps it as the cell it becomes (white text on a dark box stays
+ * readable). Gradients, patterns and pictures as fills, shadows and effects are not read.
+ */
+import type { BorderLine } from '../model/types.js';
+import type { Theme } from './theme.js';
+import { themeColor } from './theme.js';
+import { emu } from './units.js';
+import { child, type XElement } from './xml.js';
+
+export interface Decoration {
+  fill?: string;
+  line?: BorderLine;
+}
+
+/** DrawingML scheme colour names → WordprocessingML theme colour names. */
+const SCHEME: Record<string, string> = { bg1: 'lt1', bg2: 'lt2', tx1: 'dk1', tx2: 'dk2', phClr: 'accent1' };
+const PRESET: Record<string, string> = { black: '#000000', white: '#ffffff', red: '#ff0000', green: '#008000', blue: '#0000ff', yellow: '#ffff00', gray: '#808080', grey: '#808080', silver: '#c0c0c0' };
+
+/** The colour of a:srgbClr / a:schemeClr / a:prstClr / a:sysClr inside `el` (luminance changes ignored). */
+function drawingColor(el: XElement | undefined, theme: Theme): string | undefined {
+  if (!el) return undefined;
+  const srgb = child(el, 'a:srgbClr')?.attrs.val;
+  if (srgb && /^[0-9a-fA-F]{6}$/.test(srgb)) return `#${srgb.toLowerCase()}`;
+  const scheme = child(el, 'a:schemeClr')?.attrs.val;
+  if (scheme) return themeColor(theme, SCHEME[scheme] ?? scheme);
+  const preset = child(el, 'a:prstClr')?.attrs.val;
+  if (preset) return PRESET[preset];
+  const sys = child(el, 'a:sysClr')?.attrs.lastClr;
+  if (sys && /^[0-9a-fA-F]{6}$/.test(sys)) return `#${sys.toLowerCase()}`;
+  return undefined;
+}
+
+export function shapeDecoration(wsp: XElement, theme: Theme): Decoration {
+  const spPr = child(wsp, 'wps:spPr');
+  const style = child(wsp, 'wps:style');
+  const out: Decoration = {};
+  if (!child(spPr, 'a:noFill')) {
+    const solid = child(spPr, 'a:solidFill');
+    const ref = child(style, 'a:fillRef');
+    const fill = solid ? drawingColor(solid, theme) : ref && ref.attrs.idx !== '0' ? drawingColor(ref, theme) : undefined;
+    if (fill) out.fill = fill;
+  }
+  const ln = child(spPr, 'a:ln');
+  if (!child(ln, 'a:noFill')) {
+    const solid = child(ln, 'a:solidFill');
+    const ref = child(style, 'a:lnRef');
+    const color = solid ? drawingColor(solid, theme) : !ln && ref && ref.attrs.idx !== '0' ? drawingColor(ref, theme) : undefined;
+    if (color) out.line = { width: Math.max(0.25, emu(ln?.attrs.w) ?? 0.75), color, style: 'single' };
+  }
+  return out;
+}
+
+function vmlColor(value: string | undefined, fallback: string): string | undefined {
+  const token = (value ?? fallback).trim().split(/\s+/)[0].toLowerCase();
+  if (/^#[0-9a-f]{6}$/.test(token)) return token;
+  if (/^#[0-9a-f]{3}$/.test(token)) return `#${token[1]}${token[1]}${token[2]}${token[2]}${token[3]}${token[3]}`;
+  return PRESET[token];
+}
+
+function vmlOn(value: string | undefined): boolean {
+  return value === undefined || !/^(f|false|0|off)$/i.test(value.trim());
+}
+
+/** VML shapes are filled (white) and outlined (black, 0.75 pt) unless they say otherwise. */
+export function vmlDecoration(shape: XElement): Decoration {
+  const out: Decoration = {};
+  const fillEl = child(shape, 'v:fill');
+  if (vmlOn(shape.attrs.filled) && vmlOn(fillEl?.attrs.on) && !fillEl?.attrs.type) {
+    const fill = vmlColor(fillEl?.attrs.color ?? shape.attrs.fillcolor, 'white');
+    if (fill && fill !== '#ffffff') out.fill = fill;
+  }
+  const strokeEl = child(shape, 'v:stroke');
+  if (vmlOn(shape.attrs.stroked) && vmlOn(strokeEl?.attrs.on)) {
+    const color = vmlColor(strokeEl?.attrs.color ?? shape.attrs.strokecolor, 'black');
+    const raw = shape.attrs.strokeweight ?? strokeEl?.attrs.weight;
+    const weight = raw === undefined ? 0.75 : Number.parseFloat(raw) * (raw.endsWith('px') ? 0.75 : 1);
+    if (color && color !== '#ffffff') out.line = { width: Math.max(0.25, Number.isFinite(weight) && weight > 0 ? weight : 0.75), color, style: 'single' };
+  }
+  return out;
+}

@@ -1,0 +1,281 @@
+/**
+ * Drawings (DrawingML w:drawing and legacy VML w:pict / w:object). The model has no floating objects, so:
+ * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
+ * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
+ * - SmartArt becomes its text, one paragraph per text paragraph of the diagram data;
+ * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out.
+ * Nothing here throws on odd content: a drawing that cannot be read is simply not shown.
+ */
+import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
+import { shapeDecoration, vmlDecoration } from './decoration.js';
+import { childThroughAlternate } from './alternate.js';
+import { isBlock, type PartContext } from './context.js';
+import { mergeR } from './props.js';
+import { toParagraphStyle, toRunStyle } from './resolve.js';
+import { emu, round2 } from './units.js';
+import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
+
+/** Where a floating object sits (points, relative to its anchor's column), when that is known. */
+export interface FloatBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** A text box's fill colour and outline, when it has them. */
+  fill?: string;
+  line?: BorderLine;
+}
+
+export interface DrawingOutput {
+  /** An inline picture: stays in the paragraph's runs. */
+  image?: ImageRun;
+  /** Content shown after the paragraph (text boxes, floating pictures, SmartArt text). */
+  blocks: Block[];
+  /** For floating content: its box, so floats side by side can stay side by side. */
+  box?: FloatBox;
+}
+
+const URI_PICTURE = '/picture';
+const URI_DIAGRAM = '/diagram';
+const URI_CHART = '/chart';
+
+function textBoxBlocks(ctx: PartContext, scope: XElement): Block[] {
+  const out: Block[] = [];
+  for (const content of descendants(scope, 'w:txbxContent')) {
+    const blocks = ctx.readBlocks(content).filter(isBlock);
+    // A text box has a fixed size in Word, and empty paragraphs at its end only fill it: in the flow they
+    // would take room (and push a header down), so they go.
+    while (blocks.length > 1 && isEmptyParagraph(blocks[blocks.length - 1])) blocks.pop();
+    for (const block of blocks) out.push(block);
+  }
+  return out;
+}
+
+function isEmptyParagraph(block: Block): boolean {
+  return block.type === 'paragraph' && block.runs.every((r) => r.type === 'text' && r.text.trim() === '');
+}
+
+function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
+  if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
+  const src = ctx.doc.pkg.imageDataUri(ctx.part, relId);
+  if (!src) return undefined;
+  const run: ImageRun = { type: 'image', src, width: round2(width), height: round2(height) };
+  if (alt) run.alt = alt;
+  return run;
+}
+
+export function readDrawing(ctx: PartContext, drawing: XElement): DrawingOutput {
+  const frame = child(drawing, 'wp:inline') ?? child(drawing, 'wp:anchor');
+  if (!frame) return { blocks: [] };
+  const docPr = child(frame, 'wp:docPr');
+  if (docPr?.attrs.hidden === '1' || docPr?.attrs.hidden === 'true') return { blocks: [] };
+  const extent = child(frame, 'wp:extent');
+  const width = emu(extent?.attrs.cx);
+  const height = emu(extent?.attrs.cy);
+  const alt = docPr?.attrs.descr || docPr?.attrs.title || undefined;
+  const data = descendant(frame, 'a:graphicData');
+  const uri = data?.attrs.uri ?? '';
+  const anchored = frame.name === 'wp:anchor';
+  // A picture behind the text is a background or watermark: drawn inline it would push the text away.
+  if (anchored && (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true')) return { blocks: [] };
+  if (uri.endsWith(URI_PICTURE)) {
+    const blip = descendant(data, 'a:blip');
+    const image = imageRun(ctx, blip?.attrs['r:embed'], width, height, alt);
+    if (!image) return { blocks: [] };
+    if (!anchored) return { image, blocks: [] };
+    // A floating picture gets a paragraph of its own, aligned the way it floats.
+    return { blocks: [imageParagraph(ctx, image, anchorAlign(frame, image.width))], box: anchorBox(frame, image.width, image.height) };
+  }
+  if (uri.endsWith(URI_DIAGRAM)) return { blocks: smartArtText(ctx, descendant(data, 'dgm:relIds')) };
+  if (uri.endsWith(URI_CHART)) return { blocks: [] };
+  // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
+  const blocks = textBoxBlocks(ctx, data ?? frame);
+  const scale = groupScale(data, width, height);
+  for (const shape of [...descendants(data, 'pic:pic'), ...descendants(data, 'wps:wsp')]) {
+    const spPr = child(shape, shape.name === 'pic:pic' ? 'pic:spPr' : 'wps:spPr');
+    const blip = shape.name === 'pic:pic' ? descendant(shape, 'a:blip') : child(child(spPr, 'a:blipFill'), 'a:blip');
+    if (!blip) continue;
+    const ext = child(child(spPr, 'a:xfrm'), 'a:ext');
+    const single = shape === descendant(data, shape.name) && !descendant(data, 'wpg:wgp');
+    const w = single ? width : (emu(ext?.attrs.cx) ?? 0) * scale.x;
+    const h = single ? height : (emu(ext?.attrs.cy) ?? 0) * scale.y;
+    const image = imageRun(ctx, blip.attrs['r:embed'], w, h, alt);
+    if (image) blocks.push(imageParagraph(ctx, image, anchored ? anchorAlign(frame, image.width) : undefined));
+  }
+  if (!anchored || !width || !height) return { blocks };
+  // A lone shape's fill and outline (groups are drawn by their parts: left out).
+  const shapes = descendants(data, 'wps:wsp');
+  const decoration = shapes.length === 1 && !descendant(data, 'wpg:wgp') ? shapeDecoration(shapes[0], ctx.doc.theme) : {};
+  return { blocks, box: { ...anchorBox(frame, width, height), ...decoration } };
+}
+
+/** A typical text column (points): used to guess where an object placed at an offset sits. */
+const TYPICAL_COLUMN = 470;
+/** A page margin as commonly set (points): where the margin areas sit relative to the text column. */
+const TYPICAL_MARGIN = 72;
+
+/**
+ * The anchor's position relative to the text column: an offset, or an alignment turned into one, from
+ * whatever the anchor is relative to (column, margin, page, left or right margin area).
+ */
+function anchorBox(frame: XElement, width: number, height: number): FloatBox {
+  const axis = (name: string, size: number, span: number): number => {
+    const pos = childThroughAlternate(frame, name);
+    const from = pos?.attrs.relativeFrom ?? 'column';
+    // Where the reference area starts, and how wide it is, in column coordinates.
+    const [base, extent] =
+      from === 'page'
+        ? [-TYPICAL_MARGIN, span + 2 * TYPICAL_MARGIN]
+        : from === 'leftMargin' || from === 'insideMargin' || from === 'topMargin'
+          ? [-TYPICAL_MARGIN, TYPICAL_MARGIN]
+          : from === 'rightMargin' || from === 'outsideMargin'
+            ? [span, TYPICAL_MARGIN]
+            : [0, span];
+    const offset = emu(textOf(child(pos, 'wp:posOffset')).trim());
+    if (offset !== undefined) return base + offset;
+    const align = textOf(child(pos, 'wp:align')).trim();
+    if (align === 'center') return base + (extent - size) / 2;
+    if (align === 'right' || align === 'outside' || align === 'bottom') return base + extent - size;
+    return base;
+  };
+  return { x: axis('wp:positionH', width, TYPICAL_COLUMN), y: axis('wp:positionV', height, 648), width, height };
+}
+
+
+/** Left, center or right, from the anchor's horizontal alignment, or else from where its offset puts it. */
+function anchorAlign(frame: XElement, width: number): 'left' | 'center' | 'right' {
+  const pos = childThroughAlternate(frame, 'wp:positionH');
+  const align = textOf(child(pos, 'wp:align')).trim();
+  if (align === 'center') return 'center';
+  if (align === 'right' || align === 'outside') return 'right';
+  if (align) return 'left';
+  const offset = emu(textOf(child(pos, 'wp:posOffset')).trim());
+  if (offset === undefined) return 'left';
+  const middle = offset + width / 2;
+  return middle > TYPICAL_COLUMN * 0.66 ? 'right' : middle > TYPICAL_COLUMN * 0.33 ? 'center' : 'left';
+}
+
+/** Shapes in a group are sized in the group's own coordinates (chExt), which the anchor's extent scales. */
+function groupScale(data: XElement | undefined, width: number | undefined, height: number | undefined): { x: number; y: number } {
+  const xfrm = child(child(descendant(data, 'wpg:wgp'), 'wpg:grpSpPr'), 'a:xfrm');
+  const chExt = child(xfrm, 'a:chExt');
+  const cx = emu(chExt?.attrs.cx);
+  const cy = emu(chExt?.attrs.cy);
+  return { x: cx && width ? width / cx : 1, y: cy && height ? height / cy : 1 };
+}
+
+/** A paragraph holding one image, in the document's default paragraph style. */
+function imageParagraph(ctx: PartContext, image: ImageRun, align?: 'left' | 'center' | 'right'): Paragraph {
+  const base = ctx.doc.styles.paragraphStyle(undefined);
+  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined }, 11);
+  if (align) style.align = align;
+  return { type: 'paragraph', runs: [image], style };
+}
+
+/**
+ * SmartArt degrades to its text, one paragraph per text paragraph, in the document's default style: taken from
+ * the diagram's drawing (shapes as Word last laid them out, read top to bottom, left to right), else from the
+ * diagram data (in the order of its points).
+ */
+function smartArtText(ctx: PartContext, relIds: XElement | undefined): Block[] {
+  const relId = relIds?.attrs['r:dm'];
+  const rels = ctx.doc.pkg.rels(ctx.part);
+  const rel = relId ? rels.get(relId) : undefined;
+  if (!rel || rel.external) return [];
+  const dataModel = ctx.doc.pkg.xml(rel.target, true);
+  const texts: string[] = [];
+  // The data model names its drawing part (dsp:dataModelExt relId, a relationship of the part showing it).
+  const drawingRel = rels.get(descendant(dataModel, 'dsp:dataModelExt')?.attrs.relId ?? '');
+  const drawing = drawingRel && !drawingRel.external ? ctx.doc.pkg.xml(drawingRel.target, true) : undefined;
+  const shapes = descendants(drawing, 'dsp:sp')
+    .map((sp) => {
+      const off = child(child(child(sp, 'dsp:spPr'), 'a:xfrm'), 'a:off');
+      return { sp, x: Number(off?.attrs.x ?? 0), y: Number(off?.attrs.y ?? 0) };
+    })
+    .sort((a, b) => a.y - b.y || a.x - b.x);
+  for (const { sp } of shapes) {
+    for (const p of children(child(sp, 'dsp:txBody'), 'a:p')) texts.push(descendants(p, 'a:t').map((t) => textOf(t)).join(''));
+  }
+  if (texts.every((t) => t.trim() === '')) {
+    texts.length = 0;
+    for (const pt of descendants(child(dataModel, 'dgm:ptLst'), 'dgm:pt')) {
+      const type = pt.attrs.type;
+      if (type !== undefined && type !== 'node') continue;
+      for (const p of children(child(pt, 'dgm:t'), 'a:p')) texts.push(descendants(p, 'a:t').map((t) => textOf(t)).join(''));
+    }
+  }
+  const styles = ctx.doc.styles;
+  const base = styles.paragraphStyle(undefined);
+  const r = mergeR(styles.docR, base.r);
+  const out: Block[] = [];
+  for (const text of texts) {
+    if (text.trim() === '') continue;
+    const style = toRunStyle(r, text);
+    out.push({ type: 'paragraph', runs: [{ type: 'text', text, style }], style: toParagraphStyle({ ...styles.docP, ...base.p }, style.size ?? 11) });
+  }
+  return out;
+}
+
+/** A length from a VML style ("196.95pt", "1.5in", "120px"…) in points. */
+function vmlLength(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const m = /^(-?[0-9.]+)\s*(pt|in|cm|mm|px|pc|em)?$/.exec(value.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = m[2] ?? 'px';
+  const factor: Record<string, number> = { pt: 1, in: 72, cm: 72 / 2.54, mm: 72 / 25.4, px: 0.75, pc: 12, em: 12 };
+  return Number.isFinite(n) ? n * factor[unit] : undefined;
+}
+
+function vmlStyle(style: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const decl of (style ?? '').split(';')) {
+    const colon = decl.indexOf(':');
+    if (colon > 0) out[decl.slice(0, colon).trim().toLowerCase()] = decl.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+/** Legacy VML pictures and text boxes (w:pict, and the preview picture of an embedded object w:object). */
+export function readVml(ctx: PartContext, pict: XElement): DrawingOutput {
+  const blocks = textBoxBlocks(ctx, pict);
+  let image: ImageRun | undefined;
+  for (const imagedata of descendants(pict, 'v:imagedata')) {
+    const relId = imagedata.attrs['r:id'] ?? imagedata.attrs['r:pict'];
+    if (!relId) continue;
+    const shape = findShapeOf(pict, imagedata);
+    const css = vmlStyle(shape?.attrs.style);
+    const run = imageRun(ctx, relId, vmlLength(css.width), vmlLength(css.height), shape?.attrs.alt);
+    if (run && !image && blocks.length === 0 && css.position !== 'absolute') image = run;
+    else if (run) blocks.push(imageParagraph(ctx, run));
+  }
+  if (image) return { image, blocks };
+  // The drawn shape (not the v:shapetype that may precede it) carries the position.
+  const shape = children(pict).find((c) => c.name.startsWith('v:') && c.name !== 'v:shapetype' && c.attrs.style !== undefined);
+  const css = vmlStyle(shape?.attrs.style);
+  const width = vmlLength(css.width);
+  const height = vmlLength(css.height);
+  if (css.position === 'absolute' && width && height) {
+    // mso-position-horizontal/vertical (left, center, right…) win over offsets unless they say "absolute".
+    const along = (offset: string | undefined, align: string | undefined, size: number): number => {
+      if (align === 'center') return (TYPICAL_COLUMN - size) / 2;
+      if (align === 'right' || align === 'outside' || align === 'bottom') return TYPICAL_COLUMN - size;
+      if (align === 'left' || align === 'inside' || align === 'top') return 0;
+      return vmlLength(offset) ?? 0;
+    };
+    const x = along(css['margin-left'] ?? css.left, css['mso-position-horizontal'], width);
+    const y = along(css['margin-top'] ?? css.top, css['mso-position-vertical'], height);
+    return { blocks, box: { x, y, width, height, ...vmlDecoration(shape as XElement) } };
+  }
+  return { blocks };
+}
+
+function findShapeOf(root: XElement, target: XElement): XElement | undefined {
+  for (const node of root.children) {
+    if (typeof node === 'string') continue;
+    if (node.children.includes(target)) return node;
+    const found = findShapeOf(node, target);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,141 @@
+/**
+ * .docx (Word, Google Docs, LibreOffice exports) → the source TemplateModel.
+ *
+ *   zip.ts (limits, bounded inflate) → package.ts (content types, main part, relationships, media)
+ *   → styles.ts + theme.ts + numbering.ts (resolved formatting) → blocks/paragraph/table/drawing.ts (content)
+ *   → sections.ts (page setup, headers, footers)
+ *
+ * Contract: any input either yields a model or throws an EngineError — 'unsupported_file' (not a Word
+ * document: HTTP 415), 'too_large' (over the zip limits: 413) or 'invalid_template' (damaged: 422). Macros
+ * (vbaProject.bin), ActiveX controls, external relationships and embedded objects are never read. See
+ * docs/docx.md for what is supported and how the rest degrades.
+ */
+import type { Block, DocMetadata, Section, TemplateModel } from '../model/types.js';
+import { EngineError } from '../errors.js';
+import { createPartContext } from './blocks.js';
+import type { DocContext } from './context.js';
+import { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
+import { Numbering } from './numbering.js';
+import { DocxPackage } from './package.js';
+import { mergeP, mergeR } from './props.js';
+import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
+import { StyleSheet } from './styles.js';
+import { readTheme } from './theme.js';
+import { child, textOf, type XElement } from './xml.js';
+
+export { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
+
+export interface DocxImportOptions {
+  limits?: Partial<DocxLimits>;
+}
+
+export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): TemplateModel {
+  const limits: DocxLimits = { ...DEFAULT_DOCX_LIMITS, ...options.limits };
+  try {
+    return readDocument(DocxPackage.open(bytes, limits));
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    // Anything else is a file the readers could not make sense of (or a bug): never let it escape as such.
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new EngineError('invalid_template', `The .docx file could not be read: ${detail}`);
+  }
+}
+
+function readDocument(pkg: DocxPackage): TemplateModel {
+  const main = pkg.mainPart;
+  const theme = readTheme(optionalPart(pkg, main, 'theme'));
+  const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
+  const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
+  const settings = optionalPart(pkg, main, 'settings');
+  const doc: DocContext = { pkg, styles, numbering, theme };
+
+  const root = pkg.xml(main);
+  const body = child(root, 'w:body');
+  if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
+
+  const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
+  const headerFooters = new HeaderFooterReader(doc);
+  const ctx = createPartContext(doc, main);
+  const items = ctx.readBlocks(body);
+
+  const sections: Section[] = [];
+  let refs: References = { header: {}, footer: {} };
+  let pending: Block[] = [];
+  const closeSection = (sectPr: XElement | undefined): void => {
+    refs = sectionReferences(doc, sectPr, refs);
+    const previous = sections[sections.length - 1];
+    if (previous && !startsNewPage(sectPr)) {
+      // A continuous section break keeps flowing on the same page: one model section.
+      for (const block of pending) previous.body.push(block);
+    } else {
+      const first = titlePage(sectPr);
+      const section: Section = { page: pageSetup(sectPr), body: pending };
+      const header = headerFooters.set(refs.header, first, evenAndOdd);
+      const footer = headerFooters.set(refs.footer, first, evenAndOdd);
+      if (header) section.header = header;
+      if (footer) section.footer = footer;
+      if (first) section.titlePage = true;
+      sections.push(section);
+    }
+    pending = [];
+  };
+  for (const item of items) {
+    if (item.type === 'sectionEnd') closeSection(item.sectPr);
+    else pending.push(item);
+  }
+  // Content after the last w:sectPr (a body without a final sectPr) still needs a section.
+  if (pending.length > 0 || sections.length === 0) closeSection(undefined);
+
+  const baseStyle = styles.paragraphStyle(undefined);
+  const runDefaults = mergeR(styles.docR, baseStyle.r);
+  const model: TemplateModel = {
+    version: 1,
+    sections,
+    defaults: {
+      run: toRunStyle(runDefaults, ''),
+      paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p), runSize(runDefaults)),
+    },
+  };
+  const metadata = readMetadata(pkg);
+  if (metadata) model.metadata = metadata;
+  const locale = localeOf(runDefaults.lang);
+  if (locale) model.locale = locale;
+  return model;
+}
+
+/** The document's default language as a locale filters can use (Word writes e.g. 'de-DE'; 'x-none' is none). */
+function localeOf(lang: string | undefined): string | undefined {
+  if (!lang || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang)) return undefined;
+  try {
+    return Intl.getCanonicalLocales(lang)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A part related to the main document by type; a decorative part that is damaged is treated as missing. */
+function optionalPart(pkg: DocxPackage, main: string, type: string): XElement | undefined {
+  const part = pkg.relatedPart(main, type);
+  return part ? pkg.xml(part, type === 'theme') : undefined;
+}
+
+function readMetadata(pkg: DocxPackage): DocMetadata | undefined {
+  const part = pkg.relatedPart('', 'core-properties');
+  const core = part ? pkg.xml(part, true) : undefined;
+  if (!core) return undefined;
+  const meta: DocMetadata = {};
+  const pick = (name: string): string | undefined => {
+    const value = textOf(child(core, name)).trim();
+    return value === '' ? undefined : value;
+  };
+  const title = pick('dc:title');
+  const author = pick('dc:creator');
+  const subject = pick('dc:subject');
+  const keywords = pick('cp:keywords');
+  if (title) meta.title = title;
+  if (author) meta.author = author;
+  if (subject) meta.subject = subject;
+  if (keywords) meta.keywords = keywords;
+  return Object.keys(meta).length > 0 ? meta : undefined;
+}

@@ -1,0 +1,179 @@
+/**
+ * Lists (word/numbering.xml): a paragraph's numId + ilvl → the level's format, text, start value and the indent
+ * and label font the level sets. w:num instances point at an abstract definition (possibly through a numbering
+ * style link) and may override a level's start or the whole level.
+ */
+import type { ListInfo } from '../model/types.js';
+import { readPPr, readRPr, type PProps, type RProps } from './props.js';
+import type { StyleSheet } from './styles.js';
+import type { Theme } from './theme.js';
+import { num } from './units.js';
+import { child, children, type XElement } from './xml.js';
+
+export interface ListLevel {
+  list: ListInfo;
+  /** Indentation (and any other paragraph property) the level sets. */
+  p: PProps;
+  /** Run properties of the label. */
+  r: RProps;
+}
+
+const FORMATS: Record<string, ListInfo['format']> = {
+  bullet: 'bullet',
+  decimal: 'decimal',
+  decimalZero: 'decimal',
+  lowerLetter: 'lowerLetter',
+  upperLetter: 'upperLetter',
+  lowerRoman: 'lowerRoman',
+  upperRoman: 'upperRoman',
+  none: 'none',
+};
+
+/**
+ * Bullets set in symbol fonts are private-use code points (U+F0xx) that only mean something in that font;
+ * they become the Unicode character they look like.
+ */
+const SYMBOL_BULLETS: Record<number, string> = {
+  0xf0b7: '•',
+  0xf0a7: '▪',
+  0xf0a8: '□',
+  0xf06c: '●',
+  0xf06e: '■',
+  0xf06f: '□',
+  0xf071: '❑',
+  0xf075: '◆',
+  0xf076: '❖',
+  0xf0d8: '➢',
+  0xf0e0: '→',
+  0xf0e8: '➔',
+  0xf0fc: '✓',
+  0xf0fb: '✗',
+  0xf02d: '-',
+  0xf02a: '*',
+  0xf0a1: '○',
+  0xf09f: '•',
+};
+
+export function bulletText(text: string): string {
+  if (text === '') return text;
+  const code = text.codePointAt(0) ?? 0;
+  if (code >= 0xf000 && code <= 0xf0ff) return SYMBOL_BULLETS[code] ?? '•';
+  return text;
+}
+
+interface LevelDef {
+  format: ListInfo['format'];
+  text?: string;
+  start?: number;
+  p: PProps;
+  r: RProps;
+}
+
+interface AbstractDef {
+  levels: Map<number, LevelDef>;
+  styleLink?: string;
+}
+
+interface NumDef {
+  abstractId: string;
+  startOverrides: Map<number, number>;
+  levelOverrides: Map<number, LevelDef>;
+}
+
+function readLevel(lvl: XElement, theme: Theme): LevelDef {
+  const fmt = child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal';
+  let format: ListInfo['format'] = FORMATS[fmt] ?? 'decimal';
+  const rawText = child(lvl, 'w:lvlText')?.attrs['w:val'];
+  let text = rawText;
+  if (format === 'bullet') {
+    text = bulletText(rawText ?? '•');
+    if (text === '') format = 'none';
+  }
+  return {
+    format,
+    text,
+    start: num(child(lvl, 'w:start')?.attrs['w:val']),
+    p: readPPr(child(lvl, 'w:pPr'), theme),
+    r: readRPr(child(lvl, 'w:rPr'), theme),
+  };
+}
+
+export class Numbering {
+  private readonly abstracts = new Map<string, AbstractDef>();
+  private readonly nums = new Map<string, NumDef>();
+  private readonly memo = new Map<string, ListLevel | null>();
+
+  constructor(
+    root: XElement | undefined,
+    theme: Theme,
+    private readonly styles: StyleSheet,
+  ) {
+    for (const el of children(root, 'w:abstractNum')) {
+      const id = el.attrs['w:abstractNumId'];
+      if (id === undefined) continue;
+      const levels = new Map<number, LevelDef>();
+      for (const lvl of children(el, 'w:lvl')) {
+        const ilvl = num(lvl.attrs['w:ilvl']);
+        if (ilvl !== undefined) levels.set(ilvl, readLevel(lvl, theme));
+      }
+      const styleLink = child(el, 'w:numStyleLink')?.attrs['w:val'];
+      this.abstracts.set(id, { levels, styleLink });
+    }
+    for (const el of children(root, 'w:num')) {
+      const id = el.attrs['w:numId'];
+      const abstractId = child(el, 'w:abstractNumId')?.attrs['w:val'];
+      if (id === undefined || abstractId === undefined) continue;
+      const startOverrides = new Map<number, number>();
+      const levelOverrides = new Map<number, LevelDef>();
+      for (const o of children(el, 'w:lvlOverride')) {
+        const ilvl = num(o.attrs['w:ilvl']);
+        if (ilvl === undefined) continue;
+        const start = num(child(o, 'w:startOverride')?.attrs['w:val']);
+        if (start !== undefined) startOverrides.set(ilvl, start);
+        const lvl = child(o, 'w:lvl');
+        if (lvl) levelOverrides.set(ilvl, readLevel(lvl, theme));
+      }
+      this.nums.set(id, { abstractId, startOverrides, levelOverrides });
+    }
+  }
+
+  /** The abstract definition behind a num, following a numbering-style link (numStyleLink → style's numId). */
+  private abstractOf(numId: string, depth = 0): [string, AbstractDef] | undefined {
+    const def = this.nums.get(numId);
+    if (!def) return undefined;
+    const abs = this.abstracts.get(def.abstractId);
+    if (!abs) return undefined;
+    if (abs.levels.size === 0 && abs.styleLink && depth < 4) {
+      const linkedNum = this.styles.numberingStyleNumId(abs.styleLink);
+      if (linkedNum && linkedNum !== numId) return this.abstractOf(linkedNum, depth + 1);
+    }
+    return [def.abstractId, abs];
+  }
+
+  /** The list level of a paragraph, or undefined when it is not in a list (numId 0 or unknown). */
+  level(numId: string | undefined, ilvl: number | undefined): ListLevel | undefined {
+    if (numId === undefined || numId === '0') return undefined;
+    const level = Math.max(0, Math.min(8, ilvl ?? 0));
+    const key = `${numId}:${level}`;
+    if (this.memo.has(key)) return this.memo.get(key) ?? undefined;
+    const numDef = this.nums.get(numId);
+    const found = this.abstractOf(numId);
+    let result: ListLevel | null = null;
+    if (numDef && found) {
+      const [abstractId, abs] = found;
+      const lvl = numDef.levelOverrides.get(level) ?? abs.levels.get(level);
+      if (lvl) {
+        const override = numDef.startOverrides.get(level);
+        // Instances of one abstract list continue one numbering in Word, unless an instance restarts it.
+        const id = numDef.startOverrides.size > 0 || numDef.levelOverrides.size > 0 ? `num${numId}` : `abs${abstractId}`;
+        const list: ListInfo = { id, level, format: lvl.format };
+        if (lvl.text !== undefined) list.text = lvl.text;
+        const start = override ?? lvl.start;
+        if (start !== undefined && lvl.format !== 'bullet') list.start = start;
+        result = { list, p: lvl.p, r: lvl.r };
+      }
+    }
+    this.memo.set(key, result);
+    return result ?? undefined;
+  }
+}

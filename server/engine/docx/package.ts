@@ -1,0 +1,193 @@
+/**
+ * The Open Packaging layer of a .docx: what makes a zip a Word document (content types + the main part found
+ * through the package relationships), part relationships, parsed parts (cached) and embedded media as data URIs.
+ * Everything outside the zip (external relationships: linked images, remote templates, OLE links) is never
+ * followed: only its target string is kept, for hyperlinks.
+ */
+import { EngineError } from '../errors.js';
+import { sniffImage, toDataUri } from '../images/sniff.js';
+import type { DocxLimits } from './limits.js';
+import { relTypeName } from './namespaces.js';
+import { children, decodeXmlBytes, parseXml, XmlError, type XElement } from './xml.js';
+import { hasZipSignature, ZipArchive } from './zip.js';
+
+export interface Relationship {
+  id: string;
+  /** Last segment of the relationship type URI: 'image', 'header', 'hyperlink', … */
+  type: string;
+  /** Part path inside the zip (no leading slash) for internal targets; the raw target for external ones. */
+  target: string;
+  external: boolean;
+}
+
+const WORD_MAIN_TYPES = new Set([
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml',
+  'application/vnd.ms-word.document.macroEnabled.main+xml',
+  'application/vnd.ms-word.template.macroEnabledTemplate.main+xml',
+]);
+
+const NOT_DOCX = 'The file is not a Word document (.docx).';
+
+/** Joins a relationship target to the folder of the part that owns the relationship. */
+export function resolvePartPath(sourcePart: string, target: string): string {
+  if (target.startsWith('/')) return normalise(target.slice(1));
+  const slash = sourcePart.lastIndexOf('/');
+  const base = slash >= 0 ? sourcePart.slice(0, slash + 1) : '';
+  return normalise(base + target);
+}
+
+function normalise(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return out.join('/');
+}
+
+function relsPathOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}
+
+export class DocxPackage {
+  readonly mainPart: string;
+  private readonly xmlCache = new Map<string, XElement | null>();
+  private readonly relsCache = new Map<string, Map<string, Relationship>>();
+  private readonly mediaCache = new Map<string, string | null>();
+
+  private constructor(private readonly zip: ZipArchive) {
+    this.mainPart = this.findMainPart();
+  }
+
+  /** Opens and checks the container: a zip, with [Content_Types].xml and a WordprocessingML main part. */
+  static open(bytes: Uint8Array, limits: DocxLimits): DocxPackage {
+    if (!hasZipSignature(bytes)) throw new EngineError('unsupported_file', NOT_DOCX);
+    const zip = new ZipArchive(bytes, limits);
+    if (!zip.has('[Content_Types].xml')) throw new EngineError('unsupported_file', `${NOT_DOCX} It has no [Content_Types].xml.`);
+    return new DocxPackage(zip);
+  }
+
+  private contentTypes(): { overrides: Map<string, string>; defaults: Map<string, string> } {
+    const root = this.xml('[Content_Types].xml');
+    const overrides = new Map<string, string>();
+    const defaults = new Map<string, string>();
+    for (const el of children(root)) {
+      const local = el.name.slice(el.name.indexOf(':') + 1);
+      if (local === 'Override' && el.attrs.PartName) overrides.set(normalise(el.attrs.PartName).toLowerCase(), el.attrs.ContentType ?? '');
+      if (local === 'Default' && el.attrs.Extension) defaults.set(el.attrs.Extension.toLowerCase(), el.attrs.ContentType ?? '');
+    }
+    return { overrides, defaults };
+  }
+
+  private findMainPart(): string {
+    const { overrides } = this.contentTypes();
+    let main: string | undefined;
+    for (const rel of this.rels('').values()) {
+      if (rel.type === 'officeDocument' && !rel.external) {
+        main = rel.target;
+        break;
+      }
+    }
+    if (main === undefined) {
+      // No package relationships: accept the part the content types declare as the main document.
+      for (const [part, type] of overrides) if (WORD_MAIN_TYPES.has(type)) main = part;
+    }
+    if (main === undefined || !this.zip.has(main)) {
+      throw new EngineError('unsupported_file', `${NOT_DOCX} It has no main document part (word/document.xml).`);
+    }
+    const type = overrides.get(main.toLowerCase());
+    if (type === undefined || !WORD_MAIN_TYPES.has(type)) {
+      throw new EngineError('unsupported_file', `${NOT_DOCX} Its main part is ${type ? `of type ${type}` : 'not declared'}.`);
+    }
+    return main;
+  }
+
+  has(part: string): boolean {
+    return this.zip.has(part);
+  }
+
+  /**
+   * The parsed root element of a part; undefined when the part does not exist. Malformed XML is an invalid
+   * template, unless `optional` (decorative parts such as diagram data): then the part is treated as missing.
+   */
+  xml(part: string, optional = false): XElement | undefined {
+    const key = part.toLowerCase();
+    if (this.xmlCache.has(key)) return this.xmlCache.get(key) ?? undefined;
+    const bytes = this.zip.read(part);
+    let root: XElement | null = null;
+    if (bytes) {
+      try {
+        root = parseXml(decodeXmlBytes(bytes));
+      } catch (err) {
+        if (!(err instanceof XmlError)) throw err;
+        if (!optional) throw new EngineError('invalid_template', `The .docx part ${part} is not well-formed XML: ${err.message}.`);
+      }
+    }
+    this.xmlCache.set(key, root);
+    return root ?? undefined;
+  }
+
+  /** Relationships of a part ('' = the package itself), by id. */
+  rels(part: string): Map<string, Relationship> {
+    const cached = this.relsCache.get(part);
+    if (cached) return cached;
+    const map = new Map<string, Relationship>();
+    const relsPath = part === '' ? '_rels/.rels' : relsPathOf(part);
+    const root = this.xml(relsPath);
+    for (const el of children(root)) {
+      if (!el.name.endsWith(':Relationship') && el.name !== 'Relationship') continue;
+      const id = el.attrs.Id;
+      const target = el.attrs.Target;
+      if (!id || target === undefined) continue;
+      const external = el.attrs.TargetMode === 'External';
+      map.set(id, {
+        id,
+        type: relTypeName(el.attrs.Type ?? ''),
+        target: external ? target : resolvePartPath(part, decodeURIComponentSafe(target)),
+        external,
+      });
+    }
+    this.relsCache.set(part, map);
+    return map;
+  }
+
+  /** The first internal part related to `part` by a relationship of this type. */
+  relatedPart(part: string, type: string): string | undefined {
+    for (const rel of this.rels(part).values()) if (rel.type === type && !rel.external) return rel.target;
+    return undefined;
+  }
+
+  /**
+   * An embedded image as a data URI, or undefined when the format cannot be drawn (EMF, WMF, TIFF, SVG…) or the
+   * relationship points outside the package.
+   */
+  imageDataUri(part: string, relId: string): string | undefined {
+    const rel = this.rels(part).get(relId);
+    if (!rel || rel.external) return undefined;
+    const key = rel.target.toLowerCase();
+    if (this.mediaCache.has(key)) return this.mediaCache.get(key) ?? undefined;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = this.zip.read(rel.target);
+    } catch (err) {
+      // A damaged picture is left out like any picture that cannot be drawn; the document still imports.
+      if (!(err instanceof EngineError) || err.code !== 'invalid_template') throw err;
+    }
+    // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
+    const image = bytes ? sniffImage(bytes) : null;
+    const uri = bytes && image ? toDataUri(bytes, image.mime) : null;
+    this.mediaCache.set(key, uri);
+    return uri ?? undefined;
+  }
+}
+
+function decodeURIComponentSafe(target: string): string {
+  try {
+    return decodeURIComponent(target);
+  } catch {
+    return target;
+  }
+}

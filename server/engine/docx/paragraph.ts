@@ -1,0 +1,393 @@
+/**
+ * A w:p → model paragraphs. Runs keep their text exactly (tags split across Word runs are joined again by the
+ * tag compiler, which reads a paragraph's runs as one string); neighbouring runs that end up with the same
+ * style are merged. A page break inside a paragraph splits it around a PageBreak block; text boxes, SmartArt
+ * text and other floating content follow the paragraph that anchors them.
+ */
+import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, TextRun } from '../model/types.js';
+import type { Item, OpenField, PartContext } from './context.js';
+import { chooseAlternate } from './alternate.js';
+import { readDrawing, readVml, type FloatBox } from './drawing.js';
+import { mergeP, mergeR, readPPr, readRPr, type PProps, type RProps } from './props.js';
+import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import type { TableLayer } from './styles.js';
+import { child, childVal, descendants, textOf, type XElement } from './xml.js';
+import { bulletText } from './numbering.js';
+import { round2 } from './units.js';
+
+interface Builder {
+  /** Inline content split at page breaks. */
+  segments: Inline[][];
+  /** Content that floats in the paragraph (text boxes, floating pictures…), placed after it. */
+  floats: Array<{ blocks: Block[]; box?: FloatBox }>;
+}
+
+interface InlineState {
+  baseR: RProps;
+  link?: string;
+}
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
+function safeLink(target: string | undefined): string | undefined {
+  return target && SAFE_LINK.test(target.trim()) ? target.trim() : undefined;
+}
+
+export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer): Item[] {
+  const { styles, numbering } = ctx.doc;
+  const pPr = child(p, 'w:pPr');
+  const theme = ctx.doc.theme;
+  const direct = readPPr(pPr, theme);
+  const styleId = childVal(pPr, 'w:pStyle');
+  const ps = styles.paragraphStyle(styleId);
+
+  let props: PProps = mergeP(mergeP(styles.docP, table?.p ?? {}), ps.p);
+  const numId = direct.numId ?? props.numId;
+  const ilvl = direct.ilvl ?? props.ilvl;
+  const level = numbering.level(numId, ilvl);
+  if (level) props = mergeP(props, level.p);
+  props = mergeP(props, direct);
+
+  const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);
+  const markR = mergeR(baseR, readRPr(child(pPr, 'w:rPr'), theme));
+
+  const builder: Builder = { segments: [[]], floats: [] };
+  walkInline(ctx, p, { baseR }, builder);
+
+  const outline = props.outlineLevel !== undefined && props.outlineLevel < 9 ? props.outlineLevel + 1 : undefined;
+  const heading = outline ?? ps.headingFromName;
+  const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
+  const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
+
+  const items: Item[] = [];
+  // A paragraph that only anchors floating content (an empty line holding a text box or a picture) is
+  // replaced by that content: in Word the floats sit over that line rather than below it.
+  const onlyAnchors =
+    builder.floats.length > 0 && !level && builder.segments.length === 1 && builder.segments[0].every((r) => r.type === 'text' && r.text.trim() === '');
+  if (onlyAnchors) builder.segments = [];
+  builder.segments.forEach((segment, index) => {
+    if (index > 0) items.push({ type: 'pageBreak' });
+    // A paragraph that starts with its page break is simply a paragraph on the next page.
+    if (index === 0 && segment.length === 0 && builder.segments.length > 1) return;
+    const runs = mergeRuns(segment);
+    if (runs.length === 0) runs.push({ type: 'text', text: '', style: toRunStyle(markR, '') });
+    const para: Paragraph = { type: 'paragraph', runs, style: index === 0 ? style : continuation(style) };
+    if (level && index === 0 && level.list.format !== 'none') {
+      para.list = { ...level.list };
+      if (para.list.format === 'bullet' && para.list.text) para.list.text = bulletText(para.list.text);
+    }
+    items.push(para);
+  });
+  for (const block of arrangeFloats(builder.floats)) items.push(block);
+  const sectPr = child(pPr, 'w:sectPr');
+  if (sectPr) items.push({ type: 'sectionEnd', sectPr });
+  return items;
+}
+
+/** The part of a paragraph after a page break: same layout, but it does not break the page again. */
+function continuation(style: Paragraph['style']): Paragraph['style'] {
+  const copy = { ...style };
+  delete copy.pageBreakBefore;
+  return copy;
+}
+
+function firstRunSize(segments: Inline[][]): number | undefined {
+  for (const seg of segments) for (const run of seg) if (run.type !== 'image' && run.style?.size) return run.style.size;
+  return undefined;
+}
+
+function styleKey(style: RunStyle | undefined): string {
+  return style ? JSON.stringify(style) : '';
+}
+
+function mergeRuns(runs: Inline[]): Inline[] {
+  const out: Inline[] = [];
+  let lastKey = '';
+  for (const run of runs) {
+    const prev = out[out.length - 1];
+    if (run.type === 'text') {
+      if (run.text === '') continue;
+      const key = styleKey(run.style);
+      if (prev && prev.type === 'text' && lastKey === key) {
+        prev.text += run.text;
+        continue;
+      }
+      out.push({ ...run });
+      lastKey = key;
+    } else {
+      out.push(run);
+      lastKey = '';
+    }
+  }
+  return out;
+}
+
+/**
+ * Floating objects of one paragraph, in the flow after it. Two or more that sit side by side (a logo and an
+ * address box in a letterhead) become one borderless row of a table, so they stay side by side; otherwise
+ * they follow one another from top to bottom.
+ */
+function arrangeFloats(floats: Builder['floats']): Block[] {
+  if (floats.length === 0) return [];
+  const placed = floats.filter((f): f is { blocks: Block[]; box: FloatBox } => f.box !== undefined);
+  if (placed.length >= 2 && placed.length === floats.length) {
+    const byX = [...placed].sort((a, b) => a.box.x - b.box.x);
+    const sideBySide = byX.every((f, i) => i === 0 || f.box.x >= byX[i - 1].box.x + byX[i - 1].box.width - 2);
+    if (sideBySide) return [floatRow(byX)];
+    placed.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+    return placed.flatMap((f) => (f.box.fill || f.box.line ? [floatRow([{ ...f, box: { ...f.box, x: 0 } }])] : f.blocks));
+  }
+  // A lone box with a fill or an outline becomes a one-cell table that keeps them.
+  return floats.flatMap((f) => (f.box && (f.box.fill || f.box.line) ? [floatRow([{ blocks: f.blocks, box: { ...f.box, x: 0 } }])] : f.blocks));
+}
+
+/** Text boxes' default inner margin (0.1 inch) and the gap columns between floats. */
+const BOX_INSET = 7.2;
+
+function floatRow(floats: Array<{ blocks: Block[]; box: FloatBox }>): Table {
+  const columns: number[] = [];
+  const cells: TableCell[] = [];
+  let right = Math.min(0, floats[0].box.x);
+  const top = Math.min(...floats.map((f) => f.box.y));
+  for (const f of floats) {
+    // A box placed lower than the highest one starts lower in its cell.
+    const drop = f.box.y - top;
+    const first = f.blocks[0];
+    if (drop > 1 && first?.type === 'paragraph') {
+      f.blocks[0] = { ...first, style: { ...first.style, spaceBefore: round2((first.style?.spaceBefore ?? 0) + drop) } };
+    }
+    const gap = f.box.x - right;
+    if (gap > 1) {
+      columns.push(round2(gap));
+      cells.push({ blocks: [] });
+    }
+    columns.push(round2(f.box.width));
+    const cell: TableCell = { blocks: f.blocks };
+    if (f.box.fill) cell.shading = f.box.fill;
+    if (f.box.line) cell.borders = { top: f.box.line, bottom: f.box.line, left: f.box.line, right: f.box.line };
+    cells.push(cell);
+    right = f.box.x + f.box.width;
+  }
+  return { type: 'table', columns, rows: [{ cells }], style: { borders: null, cellPadding: BOX_INSET } };
+}
+
+// ─── Inline content ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** Is text currently hidden by an open field (its instruction, or the cached result of PAGE/NUMPAGES)? */
+function suppressed(fields: OpenField[]): boolean {
+  for (const f of fields) {
+    if (f.phase === 'instr') return true;
+    if (f.kind === 'page' || f.kind === 'pages') return true;
+  }
+  return false;
+}
+
+function fieldLink(fields: OpenField[]): string | undefined {
+  for (let i = fields.length - 1; i >= 0; i--) if (fields[i].link) return fields[i].link;
+  return undefined;
+}
+
+function classifyField(f: OpenField): void {
+  const instr = f.instr.trim();
+  const word = /^([A-Za-z]+)/.exec(instr)?.[1]?.toUpperCase();
+  if (word === 'PAGE') f.kind = 'page';
+  else if (word === 'NUMPAGES' || word === 'SECTIONPAGES') f.kind = 'pages';
+  else if (word === 'HYPERLINK') {
+    f.kind = 'link';
+    if (!/\\l\b/.test(instr)) f.link = safeLink(/"([^"]*)"/.exec(instr)?.[1] ?? instr.split(/\s+/)[1]);
+  } else f.kind = 'other';
+}
+
+function pushField(builder: Builder, field: 'page' | 'pages', style: RunStyle): void {
+  const run: FieldRun = { type: 'field', field, style };
+  builder.segments[builder.segments.length - 1].push(run);
+}
+
+function pushText(builder: Builder, text: string, style: RunStyle): void {
+  const seg = builder.segments[builder.segments.length - 1];
+  const prev = seg[seg.length - 1];
+  if (prev && prev.type === 'text' && prev.style === style) {
+    prev.text += text;
+    return;
+  }
+  const run: TextRun = { type: 'text', text, style };
+  seg.push(run);
+}
+
+function walkInline(ctx: PartContext, container: XElement, state: InlineState, builder: Builder): void {
+  for (const node of container.children) {
+    if (typeof node === 'string') continue;
+    switch (node.name) {
+      case 'w:r':
+        readRun(ctx, node, state, builder);
+        break;
+      case 'w:hyperlink': {
+        const relId = node.attrs['r:id'];
+        const rel = relId ? ctx.doc.pkg.rels(ctx.part).get(relId) : undefined;
+        const link = rel?.external ? safeLink(rel.target) : undefined;
+        walkInline(ctx, node, link ? { ...state, link } : state, builder);
+        break;
+      }
+      case 'w:sdt':
+        walkInline(ctx, child(node, 'w:sdtContent') ?? node, state, builder);
+        break;
+      case 'w:fldSimple': {
+        const field: OpenField = { instr: node.attrs['w:instr'] ?? '', phase: 'result' };
+        classifyField(field);
+        if (field.kind === 'page' || field.kind === 'pages') {
+          const firstRun = child(node, 'w:r');
+          pushField(builder, field.kind, runStyleOf(ctx, firstRun, state, ''));
+        } else {
+          walkInline(ctx, node, field.link ? { ...state, link: field.link } : state, builder);
+        }
+        break;
+      }
+      case 'w:smartTag':
+      case 'w:customXml':
+      case 'w:ins':
+      case 'w:moveTo':
+      case 'w:dir':
+      case 'w:bdo':
+        walkInline(ctx, node, state, builder);
+        break;
+      case 'mc:AlternateContent': {
+        const chosen = chooseAlternate(node);
+        if (chosen) walkInline(ctx, chosen, state, builder);
+        break;
+      }
+      case 'm:oMath':
+      case 'm:oMathPara': {
+        const text = descendants(node, 'm:t').map((t) => textOf(t)).join('');
+        if (text && !suppressed(ctx.fields)) pushText(builder, text, toRunStyle(state.baseR, text, state.link));
+        break;
+      }
+      // Deleted and moved-away text, comments, bookmarks, proofing marks: not part of what the reader sees.
+      default:
+        break;
+    }
+  }
+}
+
+function runProps(ctx: PartContext, run: XElement | undefined, state: InlineState): RProps {
+  const rPr = child(run, 'w:rPr');
+  const styles = ctx.doc.styles;
+  const charStyle = styles.characterStyle(childVal(rPr, 'w:rStyle'));
+  return mergeR(mergeR(state.baseR, charStyle, true), readRPr(rPr, ctx.doc.theme));
+}
+
+function runStyleOf(ctx: PartContext, run: XElement | undefined, state: InlineState, text: string): RunStyle {
+  return toRunStyle(runProps(ctx, run, state), text, state.link ?? fieldLink(ctx.fields));
+}
+
+function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: Builder): void {
+  const props = runProps(ctx, run, state);
+  if (props.vanish) return;
+  const text = runText(run);
+  const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
+  const fields = ctx.fields;
+  for (const node of run.children) {
+    if (typeof node === 'string') continue;
+    switch (node.name) {
+      case 'w:fldChar': {
+        const type = node.attrs['w:fldCharType'];
+        if (type === 'begin') {
+          fields.push({ instr: '', phase: 'instr' });
+        } else if (type === 'separate') {
+          const top = fields[fields.length - 1];
+          if (top && top.phase === 'instr') {
+            top.phase = 'result';
+            classifyField(top);
+            if ((top.kind === 'page' || top.kind === 'pages') && !suppressed(fields.slice(0, -1))) {
+              pushField(builder, top.kind, style);
+              top.emitted = true;
+            }
+          }
+        } else if (type === 'end') {
+          const top = fields.pop();
+          if (top && top.phase === 'instr') classifyField(top);
+          if (top && (top.kind === 'page' || top.kind === 'pages') && !top.emitted && !suppressed(fields)) {
+            pushField(builder, top.kind, style);
+          }
+        }
+        break;
+      }
+      case 'w:instrText': {
+        const top = fields[fields.length - 1];
+        if (top && top.phase === 'instr') top.instr += textOf(node);
+        break;
+      }
+      case 'w:pgNum':
+        if (!suppressed(fields)) pushField(builder, 'page', style);
+        break;
+      default:
+        if (!suppressed(fields)) readRunContent(ctx, node, style, builder);
+    }
+  }
+}
+
+/** The visible characters of a run, used to pick complex-script / East Asian fonts. */
+function runText(run: XElement): string {
+  let out = '';
+  for (const node of run.children) if (typeof node !== 'string' && node.name === 'w:t') out += textOf(node);
+  return out;
+}
+
+function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, builder: Builder): void {
+  switch (node.name) {
+    case 'w:t':
+      pushText(builder, textOf(node), style);
+      break;
+    case 'w:tab':
+    case 'w:ptab':
+      pushText(builder, '\t', style);
+      break;
+    case 'w:br': {
+      const type = node.attrs['w:type'];
+      if (type === 'page') builder.segments.push([]);
+      else pushText(builder, '\n', style);
+      break;
+    }
+    case 'w:cr':
+      pushText(builder, '\n', style);
+      break;
+    case 'w:noBreakHyphen':
+      pushText(builder, '-', style);
+      break;
+    case 'w:sym': {
+      const code = parseInt(node.attrs['w:char'] ?? '', 16);
+      // Symbol-font characters are private-use code points; bulletText maps the common ones to Unicode.
+      if (Number.isFinite(code) && code > 0 && code <= 0x10ffff) pushText(builder, bulletText(String.fromCodePoint(code)), style);
+      break;
+    }
+    case 'w:drawing': {
+      const out = readDrawing(ctx, node);
+      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box });
+      break;
+    }
+    case 'w:pict':
+    case 'w:object': {
+      const out = readVml(ctx, node);
+      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box });
+      break;
+    }
+    case 'mc:AlternateContent': {
+      const chosen = chooseAlternate(node);
+      if (chosen) for (const c of chosen.children) if (typeof c !== 'string') readRunContent(ctx, c, style, builder);
+      break;
+    }
+    case 'w:ruby': {
+      const base = child(node, 'w:rubyBase');
+      for (const r of base ? base.children : []) {
+        if (typeof r !== 'string' && r.name === 'w:r') {
+          for (const c of r.children) if (typeof c !== 'string') readRunContent(ctx, c, style, builder);
+        }
+      }
+      break;
+    }
+    // w:delText, footnote/endnote/comment references, w:lastRenderedPageBreak, w:softHyphen: nothing visible here.
+    default:
+      break;
+  }
+}

@@ -1,0 +1,366 @@
+/**
+ * Formatting properties as WordprocessingML states them (w:rPr, w:pPr, borders, shading), read into partial
+ * objects that hold only what an element sets. Layers merge with a plain spread (later wins), which is exactly
+ * how docDefaults → styles → direct formatting combine; the few exceptions (toggles, tab stops) are handled here.
+ */
+import type { BorderLine, TabStop } from '../model/types.js';
+import type { Theme } from './theme.js';
+import { themeColor, themeFont } from './theme.js';
+import { eighthPoints, halfPoints, hexColor, num, onOff, twips } from './units.js';
+import { child, children, type XElement } from './xml.js';
+
+/** Run properties. `null` means "explicitly none" (colour auto, no highlight), so it overrides a style's value. */
+export interface RProps {
+  font?: string;
+  csFont?: string;
+  eaFont?: string;
+  size?: number;
+  sizeCs?: number;
+  bold?: boolean;
+  boldCs?: boolean;
+  italic?: boolean;
+  italicCs?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  caps?: boolean;
+  vanish?: boolean;
+  color?: string | null;
+  highlight?: string | null;
+  shading?: string | null;
+  vertAlign?: 'superscript' | 'subscript' | null;
+  rtl?: boolean;
+  cs?: boolean;
+  lang?: string;
+}
+
+export interface TabDef extends TabStop {
+  clear?: boolean;
+}
+
+export interface Borders {
+  top?: BorderLine | null;
+  bottom?: BorderLine | null;
+  left?: BorderLine | null;
+  right?: BorderLine | null;
+  insideH?: BorderLine | null;
+  insideV?: BorderLine | null;
+}
+
+/** Paragraph properties. */
+export interface PProps {
+  align?: 'left' | 'center' | 'right' | 'justify';
+  indentLeft?: number;
+  indentRight?: number;
+  indentFirstLine?: number;
+  spaceBefore?: number;
+  spaceAfter?: number;
+  beforeAuto?: boolean;
+  afterAuto?: boolean;
+  /** w:spacing/@w:line: 240ths of a line for 'auto', twips (as points here) for exact/atLeast. */
+  line?: number;
+  lineRule?: 'auto' | 'exact' | 'atLeast';
+  outlineLevel?: number;
+  keepNext?: boolean;
+  pageBreakBefore?: boolean;
+  bidi?: boolean;
+  tabs?: TabDef[];
+  shading?: string | null;
+  borders?: Borders;
+  contextualSpacing?: boolean;
+  numId?: string;
+  ilvl?: number;
+}
+
+const TOGGLES = ['bold', 'boldCs', 'italic', 'italicCs', 'strike', 'caps', 'vanish'] as const;
+
+const HIGHLIGHTS: Record<string, string> = {
+  yellow: '#ffff00',
+  green: '#00ff00',
+  cyan: '#00ffff',
+  magenta: '#ff00ff',
+  blue: '#0000ff',
+  red: '#ff0000',
+  darkBlue: '#000080',
+  darkCyan: '#008080',
+  darkGreen: '#008000',
+  darkMagenta: '#800080',
+  darkRed: '#800000',
+  darkYellow: '#808000',
+  darkGray: '#808080',
+  lightGray: '#c0c0c0',
+  black: '#000000',
+  white: '#ffffff',
+};
+
+function flag(el: XElement | undefined): boolean | undefined {
+  return el ? onOff(el.attrs['w:val']) : undefined;
+}
+
+/** A colour attribute set (`w:val`/`w:fill` plus theme colour) → '#rrggbb', null for auto, undefined when absent. */
+function colorOf(el: XElement, attr: string, theme: Theme, themeAttr: string): string | null | undefined {
+  const raw = el.attrs[attr];
+  const direct = hexColor(raw);
+  if (direct) return direct;
+  const themed = el.attrs[themeAttr];
+  if (themed) {
+    // w:themeColor goes with w:themeTint/w:themeShade; w:themeFill with w:themeFillTint/w:themeFillShade.
+    const base = themeAttr === 'w:themeFill' ? 'w:themeFill' : 'w:theme';
+    const t = themeColor(theme, themed, el.attrs[`${base}Tint`], el.attrs[`${base}Shade`]);
+    if (t) return t;
+  }
+  if (raw === 'auto') return null;
+  return undefined;
+}
+
+/** Shading (w:shd): the fill colour, or null when the shading is clear/auto. */
+export function readShading(el: XElement | undefined, theme: Theme): string | null | undefined {
+  if (!el) return undefined;
+  const fill = colorOf(el, 'w:fill', theme, 'w:themeFill');
+  if (fill) return fill;
+  // A pattern with a colour and no fill (e.g. solid) paints the pattern colour.
+  if (el.attrs['w:val'] === 'solid') return colorOf(el, 'w:color', theme, 'w:themeColor') ?? '#000000';
+  return null;
+}
+
+export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
+  const out: RProps = {};
+  if (!rPr) return out;
+  for (const el of rPr.children) {
+    if (typeof el === 'string') continue;
+    const val = el.attrs['w:val'];
+    switch (el.name) {
+      case 'w:rFonts': {
+        const ascii = (el.attrs['w:asciiTheme'] && themeFont(theme, el.attrs['w:asciiTheme'])) || el.attrs['w:ascii'] ||
+          (el.attrs['w:hAnsiTheme'] && themeFont(theme, el.attrs['w:hAnsiTheme'])) || el.attrs['w:hAnsi'];
+        if (ascii) out.font = ascii;
+        const cs = (el.attrs['w:cstheme'] && themeFont(theme, el.attrs['w:cstheme'])) || el.attrs['w:cs'];
+        if (cs) out.csFont = cs;
+        const ea = (el.attrs['w:eastAsiaTheme'] && themeFont(theme, el.attrs['w:eastAsiaTheme'])) || el.attrs['w:eastAsia'];
+        if (ea) out.eaFont = ea;
+        break;
+      }
+      case 'w:sz': {
+        const s = halfPoints(val);
+        if (s !== undefined && s > 0) out.size = s;
+        break;
+      }
+      case 'w:szCs': {
+        const s = halfPoints(val);
+        if (s !== undefined && s > 0) out.sizeCs = s;
+        break;
+      }
+      case 'w:b':
+        out.bold = flag(el);
+        break;
+      case 'w:bCs':
+        out.boldCs = flag(el);
+        break;
+      case 'w:i':
+        out.italic = flag(el);
+        break;
+      case 'w:iCs':
+        out.italicCs = flag(el);
+        break;
+      case 'w:u':
+        out.underline = val !== undefined && val !== 'none' && val !== '0';
+        break;
+      case 'w:strike':
+      case 'w:dstrike':
+        if (flag(el) || out.strike === undefined) out.strike = flag(el);
+        break;
+      case 'w:caps':
+        out.caps = flag(el);
+        break;
+      case 'w:vanish':
+        out.vanish = flag(el);
+        break;
+      case 'w:color': {
+        const c = colorOf(el, 'w:val', theme, 'w:themeColor');
+        if (c !== undefined) out.color = c;
+        break;
+      }
+      case 'w:highlight':
+        out.highlight = val && val !== 'none' ? (HIGHLIGHTS[val] ?? null) : null;
+        break;
+      case 'w:shd': {
+        const s = readShading(el, theme);
+        if (s !== undefined) out.shading = s;
+        break;
+      }
+      case 'w:vertAlign':
+        out.vertAlign = val === 'superscript' || val === 'subscript' ? val : null;
+        break;
+      case 'w:rtl':
+        out.rtl = flag(el);
+        break;
+      case 'w:cs':
+        out.cs = flag(el);
+        break;
+      case 'w:lang':
+        if (val) out.lang = val;
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Layers run properties. With `toggle`, on/off properties switch instead of override (style over style). */
+export function mergeR(base: RProps, over: RProps, toggle = false): RProps {
+  const out = { ...base, ...over };
+  if (toggle) {
+    for (const key of TOGGLES) {
+      if (base[key] && over[key]) out[key] = false;
+    }
+  }
+  return out;
+}
+
+function borderLine(el: XElement | undefined, theme: Theme): BorderLine | null | undefined {
+  if (!el) return undefined;
+  const val = el.attrs['w:val'];
+  if (!val || val === 'nil' || val === 'none') return null;
+  const width = Math.max(0.25, eighthPoints(el.attrs['w:sz']) ?? 0.5);
+  const color = colorOf(el, 'w:color', theme, 'w:themeColor') ?? '#000000';
+  let style: BorderLine['style'] = 'single';
+  if (val === 'double' || val.startsWith('triple') || val.startsWith('thinThick') || val.startsWith('thickThin')) style = 'double';
+  else if (val.startsWith('dash')) style = 'dashed';
+  else if (val === 'dotted' || val === 'dotDash' || val === 'dotDotDash') style = 'dotted';
+  return { width, color, style };
+}
+
+/** Borders of a paragraph (w:pBdr), a table (w:tblBorders) or a cell (w:tcBorders). */
+export function readBorders(el: XElement | undefined, theme: Theme): Borders | undefined {
+  if (!el) return undefined;
+  const out: Borders = {};
+  const set = (key: keyof Borders, line: BorderLine | null | undefined): void => {
+    if (line !== undefined) out[key] = line;
+  };
+  set('top', borderLine(child(el, 'w:top'), theme));
+  set('bottom', borderLine(child(el, 'w:bottom'), theme));
+  set('left', borderLine(child(el, 'w:left') ?? child(el, 'w:start'), theme));
+  set('right', borderLine(child(el, 'w:right') ?? child(el, 'w:end'), theme));
+  set('insideH', borderLine(child(el, 'w:insideH'), theme));
+  set('insideV', borderLine(child(el, 'w:insideV'), theme));
+  return out;
+}
+
+export function mergeBorders(base: Borders | undefined, over: Borders | undefined): Borders | undefined {
+  if (!over) return base;
+  if (!base) return over;
+  return { ...base, ...over };
+}
+
+function readTabs(el: XElement): TabDef[] {
+  const out: TabDef[] = [];
+  for (const tab of children(el, 'w:tab')) {
+    const pos = twips(tab.attrs['w:pos']);
+    if (pos === undefined) continue;
+    const val = tab.attrs['w:val'];
+    if (val === 'clear') {
+      out.push({ pos, align: 'left', clear: true });
+      continue;
+    }
+    if (val === 'bar' || val === 'num') continue;
+    const align = val === 'center' ? 'center' : val === 'right' || val === 'end' ? 'right' : val === 'decimal' ? 'decimal' : 'left';
+    const leaderRaw = tab.attrs['w:leader'];
+    const leader =
+      leaderRaw === 'dot' || leaderRaw === 'middleDot' ? 'dot' : leaderRaw === 'hyphen' ? 'hyphen' : leaderRaw === 'underscore' || leaderRaw === 'heavy' ? 'underscore' : undefined;
+    out.push(leader ? { pos, align, leader } : { pos, align });
+  }
+  return out;
+}
+
+export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
+  const out: PProps = {};
+  if (!pPr) return out;
+  for (const el of pPr.children) {
+    if (typeof el === 'string') continue;
+    const val = el.attrs['w:val'];
+    switch (el.name) {
+      case 'w:jc':
+        if (val === 'center') out.align = 'center';
+        else if (val === 'right' || val === 'end') out.align = 'right';
+        else if (val === 'both' || val === 'distribute' || val === 'thaiDistribute' || val?.startsWith('lowKashida') || val?.startsWith('mediumKashida') || val?.startsWith('highKashida')) out.align = 'justify';
+        else if (val === 'left' || val === 'start') out.align = 'left';
+        break;
+      case 'w:ind': {
+        const left = twips(el.attrs['w:left'] ?? el.attrs['w:start']);
+        const right = twips(el.attrs['w:right'] ?? el.attrs['w:end']);
+        const first = twips(el.attrs['w:firstLine']);
+        const hanging = twips(el.attrs['w:hanging']);
+        if (left !== undefined) out.indentLeft = left;
+        if (right !== undefined) out.indentRight = right;
+        if (hanging !== undefined) out.indentFirstLine = -hanging;
+        else if (first !== undefined) out.indentFirstLine = first;
+        break;
+      }
+      case 'w:spacing': {
+        const before = twips(el.attrs['w:before']);
+        const after = twips(el.attrs['w:after']);
+        if (before !== undefined) out.spaceBefore = before;
+        if (after !== undefined) out.spaceAfter = after;
+        if (el.attrs['w:beforeAutospacing'] !== undefined) out.beforeAuto = onOff(el.attrs['w:beforeAutospacing']);
+        if (el.attrs['w:afterAutospacing'] !== undefined) out.afterAuto = onOff(el.attrs['w:afterAutospacing']);
+        const line = num(el.attrs['w:line']);
+        if (line !== undefined && line > 0) {
+          const rule = el.attrs['w:lineRule'];
+          out.lineRule = rule === 'exact' ? 'exact' : rule === 'atLeast' ? 'atLeast' : 'auto';
+          out.line = out.lineRule === 'auto' ? line : line / 20;
+        }
+        break;
+      }
+      case 'w:outlineLvl': {
+        const n = num(val);
+        if (n !== undefined) out.outlineLevel = n;
+        break;
+      }
+      case 'w:keepNext':
+        out.keepNext = flag(el);
+        break;
+      case 'w:pageBreakBefore':
+        out.pageBreakBefore = flag(el);
+        break;
+      case 'w:bidi':
+        out.bidi = flag(el);
+        break;
+      case 'w:contextualSpacing':
+        out.contextualSpacing = flag(el);
+        break;
+      case 'w:tabs':
+        out.tabs = readTabs(el);
+        break;
+      case 'w:shd': {
+        const s = readShading(el, theme);
+        if (s !== undefined) out.shading = s;
+        break;
+      }
+      case 'w:pBdr':
+        out.borders = readBorders(el, theme);
+        break;
+      case 'w:numPr': {
+        const numId = child(el, 'w:numId')?.attrs['w:val'];
+        const ilvl = num(child(el, 'w:ilvl')?.attrs['w:val']);
+        if (numId !== undefined) out.numId = numId;
+        if (ilvl !== undefined) out.ilvl = ilvl;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Layers paragraph properties; tab stops accumulate (a 'clear' stop removes the inherited one at its position). */
+export function mergeP(base: PProps, over: PProps): PProps {
+  const out = { ...base, ...over };
+  if (base.tabs && over.tabs) {
+    const stops = base.tabs.filter((t) => !over.tabs?.some((o) => Math.abs(o.pos - t.pos) < 0.5));
+    for (const t of over.tabs) stops.push(t);
+    out.tabs = stops;
+  }
+  if (base.borders && over.borders) out.borders = { ...base.borders, ...over.borders };
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * Turns resolved WordprocessingML properties into the model's styles (RunStyle, ParagraphStyle). The model
+ * carries styles fully resolved, so what is written here is what the renderer draws.
+ */
+import type { ParagraphStyle, RunStyle, TabStop } from '../model/types.js';
+import type { PProps, RProps } from './props.js';
+import { round2 } from './units.js';
+
+/** Word's own fallbacks when neither docDefaults nor a style say anything. */
+export const WORD_DEFAULT_FONT = 'Times New Roman';
+export const WORD_DEFAULT_SIZE = 10;
+/**
+ * A "single" line is the font's ascent + descent, which for common text faces is about 1.15–1.2 times the
+ * font size. Exact and at-least line spacing (given in points) become multiples of the font size with it.
+ */
+const SINGLE_LINE = 1.17;
+/** Word's "auto" paragraph spacing (w:beforeAutospacing, HTML-style) is 14 pt. */
+const AUTO_SPACING = 14;
+
+const RTL_TEXT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const CJK_TEXT = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+/** Complex-script runs (Hebrew, Arabic…) take the *Cs variants of font, size, bold and italic. */
+export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {
+  const complex = r.cs === true || r.rtl === true || RTL_TEXT.test(text);
+  const eastAsian = !complex && r.eaFont !== undefined && CJK_TEXT.test(text);
+  const style: RunStyle = {
+    font: (complex ? r.csFont : eastAsian ? r.eaFont : undefined) ?? r.font ?? WORD_DEFAULT_FONT,
+    size: (complex ? (r.sizeCs ?? r.size) : r.size) ?? WORD_DEFAULT_SIZE,
+  };
+  if (complex ? (r.boldCs ?? r.bold) : r.bold) style.bold = true;
+  if (complex ? (r.italicCs ?? r.italic) : r.italic) style.italic = true;
+  if (r.underline) style.underline = true;
+  if (r.strike) style.strike = true;
+  if (r.color) style.color = r.color;
+  const highlight = r.highlight ?? r.shading;
+  if (highlight) style.highlight = highlight;
+  if (r.vertAlign) style.vertAlign = r.vertAlign;
+  if (link) style.link = link;
+  return style;
+}
+
+/** Size in points of a run as toRunStyle would give it (used for line heights). */
+export function runSize(r: RProps): number {
+  return r.size ?? WORD_DEFAULT_SIZE;
+}
+
+/**
+ * The paragraph style, complete (every spacing and indent value written, zero included), so the renderer
+ * never has to combine it with anything.
+ */
+export function toParagraphStyle(p: PProps, markSize: number, heading?: number, styleId?: string): ParagraphStyle {
+  const style: ParagraphStyle = {
+    align: p.align ?? 'left',
+    indentLeft: round2(p.indentLeft ?? 0),
+    indentRight: round2(p.indentRight ?? 0),
+    indentFirstLine: round2(p.indentFirstLine ?? 0),
+    spaceBefore: round2(p.beforeAuto ? AUTO_SPACING : (p.spaceBefore ?? 0)),
+    spaceAfter: round2(p.afterAuto ? AUTO_SPACING : (p.spaceAfter ?? 0)),
+    lineHeight: lineHeight(p, markSize),
+  };
+  if (heading !== undefined && heading >= 1 && heading <= 6) style.heading = heading as ParagraphStyle['heading'];
+  if (p.keepNext) style.keepWithNext = true;
+  if (p.pageBreakBefore) style.pageBreakBefore = true;
+  if (p.bidi) style.rtl = true;
+  if (p.tabs) {
+    const tabs: TabStop[] = p.tabs
+      .filter((t) => !t.clear)
+      .sort((a, b) => a.pos - b.pos)
+      .map((t) => (t.leader ? { pos: round2(t.pos), align: t.align, leader: t.leader } : { pos: round2(t.pos), align: t.align }));
+    if (tabs.length > 0) style.tabs = tabs;
+  }
+  if (p.shading) style.shading = p.shading;
+  if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
+  if (p.borders) {
+    const b: NonNullable<ParagraphStyle['borders']> = {};
+    if (p.borders.top) b.top = p.borders.top;
+    if (p.borders.bottom) b.bottom = p.borders.bottom;
+    if (p.borders.left) b.left = p.borders.left;
+    if (p.borders.right) b.right = p.borders.right;
+    if (Object.keys(b).length > 0) style.borders = b;
+  }
+  return style;
+}
+
+function lineHeight(p: PProps, size: number): number {
+  if (p.line === undefined || p.lineRule === undefined) return 1;
+  if (p.lineRule === 'auto') return round2(Math.max(0.5, p.line / 240));
+  const multiple = p.line / (size * SINGLE_LINE);
+  return round2(p.lineRule === 'atLeast' ? Math.max(1, multiple) : Math.max(0.3, multiple));
+}

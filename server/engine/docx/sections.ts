@@ -1,0 +1,95 @@
+/**
+ * Sections (w:sectPr): page size, orientation and margins, and the headers and footers of each section.
+ * Word lets a section inherit each header/footer kind from the section before it; the first-page kind is
+ * used only with w:titlePg, the even-page kind only when settings.xml turns on w:evenAndOddHeaders.
+ */
+import type { Block, HeaderFooterSet, PageSetup } from '../model/types.js';
+import { createPartContext } from './blocks.js';
+import { isBlock, type DocContext } from './context.js';
+import { onOff, round2, twips } from './units.js';
+import { child, children, type XElement } from './xml.js';
+
+const LETTER = { width: 612, height: 792 };
+
+export function pageSetup(sectPr: XElement | undefined): PageSetup {
+  const size = child(sectPr, 'w:pgSz');
+  const mar = child(sectPr, 'w:pgMar');
+  let width = twips(size?.attrs['w:w']) ?? LETTER.width;
+  let height = twips(size?.attrs['w:h']) ?? LETTER.height;
+  if (!(width > 0) || !(height > 0)) ({ width, height } = LETTER);
+  // w:orient is informational: Word already swaps w:w and w:h; fix files that only say "landscape".
+  if (size?.attrs['w:orient'] === 'landscape' && width < height) [width, height] = [height, width];
+  const m = (name: string, fallback: number): number => Math.abs(twips(mar?.attrs[name]) ?? fallback);
+  const gutter = m('w:gutter', 0);
+  return {
+    width: round2(width),
+    height: round2(height),
+    margins: {
+      top: round2(m('w:top', 72)),
+      right: round2(m('w:right', 72)),
+      bottom: round2(m('w:bottom', 72)),
+      left: round2(m('w:left', 72) + gutter),
+    },
+    headerDistance: round2(m('w:header', 36)),
+    footerDistance: round2(m('w:footer', 36)),
+  };
+}
+
+/** How a section starts: a continuous section flows on the same page as the one before it. */
+export function startsNewPage(sectPr: XElement | undefined): boolean {
+  const type = child(sectPr, 'w:type')?.attrs['w:val'];
+  return type !== 'continuous';
+}
+
+export function titlePage(sectPr: XElement | undefined): boolean {
+  const el = child(sectPr, 'w:titlePg');
+  return el !== undefined && onOff(el.attrs['w:val']);
+}
+
+type Kind = 'default' | 'first' | 'even';
+export type References = Record<'header' | 'footer', Partial<Record<Kind, string>>>;
+
+/** The header/footer parts a section refers to, on top of those it inherits. */
+export function sectionReferences(doc: DocContext, sectPr: XElement | undefined, inherited: References): References {
+  const out: References = { header: { ...inherited.header }, footer: { ...inherited.footer } };
+  const rels = doc.pkg.rels(doc.pkg.mainPart);
+  for (const [kind, tag] of [
+    ['header', 'w:headerReference'],
+    ['footer', 'w:footerReference'],
+  ] as const) {
+    for (const ref of children(sectPr, tag)) {
+      const type = (ref.attrs['w:type'] ?? 'default') as Kind;
+      if (type !== 'default' && type !== 'first' && type !== 'even') continue;
+      const rel = rels.get(ref.attrs['r:id'] ?? '');
+      if (rel && !rel.external && doc.pkg.has(rel.target)) out[kind][type] = rel.target;
+    }
+  }
+  return out;
+}
+
+/** Reads header/footer parts once each (sections often share them). */
+export class HeaderFooterReader {
+  private readonly cache = new Map<string, Block[]>();
+
+  constructor(private readonly doc: DocContext) {}
+
+  private blocks(part: string): Block[] {
+    const cached = this.cache.get(part);
+    if (cached) return cached;
+    const root = this.doc.pkg.xml(part);
+    const ctx = createPartContext(this.doc, part);
+    const blocks = root ? ctx.readBlocks(root).filter(isBlock) : [];
+    this.cache.set(part, blocks);
+    return blocks;
+  }
+
+  set(refs: Partial<Record<Kind, string>>, useFirst: boolean, useEven: boolean): HeaderFooterSet | undefined {
+    const out: HeaderFooterSet = {};
+    if (refs.default) out.default = this.blocks(refs.default);
+    if (useFirst && refs.first) out.first = this.blocks(refs.first);
+    if (useEven && refs.even) out.even = this.blocks(refs.even);
+    // With a title page but no first-page part, Word shows an empty header there.
+    if (useFirst && !refs.first && out.default) out.first = [];
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * A small, strict XML parser for the parts of a .docx. Why not a DOM: the importer only walks element trees, a
+ * DOM costs several times more time and memory, and owning the parser makes the security rules plain:
+ *
+ * - No DTD processing at all: a document with `<!DOCTYPE` is refused (Word never writes one), so no entity can
+ *   be declared, expanded or fetched. Only XML's five predefined entities and character references are read.
+ * - Malformed input (unbalanced tags, bad attributes, unknown entities, text outside the root) throws XmlError,
+ *   which the importer reports as an invalid template.
+ *
+ * Names are normalised through their namespace: whatever prefix a producer chose, an element of the
+ * WordprocessingML namespace is called `w:…`, a DrawingML one `a:…` (see namespaces.ts). Unknown namespaces
+ * keep their prefix behind a `~` so they never collide with a known one.
+ */
+import { canonicalPrefix } from './namespaces.js';
+
+export class XmlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'XmlError';
+  }
+}
+
+export interface XElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XNode[];
+}
+
+export type XNode = XElement | string;
+
+/** Element nesting deeper than this is not a Word document but an attack on the tree walkers' stacks. */
+const MAX_DEPTH = 1000;
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decodeEntities(raw: string): string {
+  if (raw.indexOf('&') < 0) return raw;
+  return raw.replace(/&([^;&\s]{0,12});?/g, (match, body: string) => {
+    if (!match.endsWith(';')) throw new XmlError(`Bare "&" in text near "${match}"`);
+    if (body.startsWith('#')) {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      if (!Number.isInteger(code) || code < 0 || code > 0x10ffff) throw new XmlError(`Bad character reference &${body};`);
+      return String.fromCodePoint(code);
+    }
+    const value = PREDEFINED[body];
+    if (value === undefined) throw new XmlError(`Unknown entity &${body}; (DTD entities are not processed)`);
+    return value;
+  });
+}
+
+/** Decodes the bytes of a part (UTF-8, or UTF-16 with a byte order mark) to text. */
+export function decodeXmlBytes(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  return new TextDecoder('utf-8').decode(bytes); // strips a UTF-8 BOM
+}
+
+interface Scope {
+  /** raw prefix ('' = default namespace) → canonical prefix */
+  map: Map<string, string>;
+}
+
+/** Any character but white space, '/', '>' and '=' may be part of a name here (the producer checked the rest). */
+function isNameChar(code: number): boolean {
+  return code !== 32 && code !== 9 && code !== 10 && code !== 13 && code !== 0x2f && code !== 0x3e && code !== 0x3d;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** Parses a whole XML document and returns its root element. Throws XmlError when the text is not well formed. */
+export function parseXml(text: string): XElement {
+  const len = text.length;
+  let pos = 0;
+  let root: XElement | null = null;
+  const stack: XElement[] = [];
+  const rawNames: string[] = [];
+  const scopes: Scope[] = [{ map: new Map([['xml', 'xml']]) }];
+
+  const resolve = (rawName: string, isAttr: boolean, scope: Scope): string => {
+    const colon = rawName.indexOf(':');
+    if (colon < 0) {
+      if (isAttr) return rawName; // unprefixed attributes are in no namespace
+      const def = scope.map.get('');
+      return def ? `${def}:${rawName}` : rawName;
+    }
+    const prefix = rawName.slice(0, colon);
+    if (prefix === 'xmlns') return rawName;
+    const canon = scope.map.get(prefix);
+    return `${canon ?? `~${prefix}`}:${rawName.slice(colon + 1)}`;
+  };
+
+  while (pos < len) {
+    const lt = text.indexOf('<', pos);
+    if (lt < 0) {
+      const tail = text.slice(pos);
+      if (stack.length > 0 || tail.trim() !== '') throw new XmlError('Unexpected end of document');
+      break;
+    }
+    if (lt > pos) {
+      const raw = text.slice(pos, lt);
+      if (stack.length === 0) {
+        if (raw.trim() !== '') throw new XmlError('Text outside the root element');
+      } else {
+        stack[stack.length - 1].children.push(decodeEntities(raw));
+      }
+    }
+    const next = text.charCodeAt(lt + 1);
+    if (next === 0x21 /* ! */) {
+      if (text.startsWith('<!--', lt)) {
+        const end = text.indexOf('-->', lt + 4);
+        if (end < 0) throw new XmlError('Unterminated comment');
+        pos = end + 3;
+        continue;
+      }
+      if (text.startsWith('<![CDATA[', lt)) {
+        const end = text.indexOf(']]>', lt + 9);
+        if (end < 0) throw new XmlError('Unterminated CDATA section');
+        if (stack.length === 0) throw new XmlError('CDATA outside the root element');
+        stack[stack.length - 1].children.push(text.slice(lt + 9, end));
+        pos = end + 3;
+        continue;
+      }
+      if (text.startsWith('<!DOCTYPE', lt)) throw new XmlError('DOCTYPE declarations are not allowed');
+      throw new XmlError('Unsupported markup declaration');
+    }
+    if (next === 0x3f /* ? */) {
+      const end = text.indexOf('?>', lt + 2);
+      if (end < 0) throw new XmlError('Unterminated processing instruction');
+      pos = end + 2;
+      continue;
+    }
+    if (next === 0x2f /* / */) {
+      const end = text.indexOf('>', lt + 2);
+      if (end < 0) throw new XmlError('Unterminated end tag');
+      const rawName = text.slice(lt + 2, end).trim();
+      const open = rawNames.pop();
+      if (open === undefined || open !== rawName) {
+        throw new XmlError(`End tag </${rawName}> does not match <${open ?? '(none)'}>`);
+      }
+      const done = stack.pop() as XElement;
+      scopes.pop();
+      if (stack.length === 0) root = done;
+      pos = end + 1;
+      continue;
+    }
+    // Start tag: name, attributes, optional self-closing slash.
+    if (root !== null && stack.length === 0) throw new XmlError('More than one root element');
+    let p = lt + 1;
+    while (p < len && isNameChar(text.charCodeAt(p))) p++;
+    const rawName = text.slice(lt + 1, p);
+    if (rawName === '') throw new XmlError('Empty element name');
+    const rawAttrs: Array<[string, string]> = [];
+    let selfClosing = false;
+    for (;;) {
+      while (p < len && isSpace(text.charCodeAt(p))) p++;
+      if (p >= len) throw new XmlError(`Unterminated start tag <${rawName}>`);
+      const c = text[p];
+      if (c === '>') {
+        p++;
+        break;
+      }
+      if (c === '/') {
+        if (text[p + 1] !== '>') throw new XmlError(`Bad "/" in <${rawName}>`);
+        selfClosing = true;
+        p += 2;
+        break;
+      }
+      const nameStart = p;
+      while (p < len && isNameChar(text.charCodeAt(p))) p++;
+      const attrName = text.slice(nameStart, p);
+      if (attrName === '') throw new XmlError(`Bad attribute in <${rawName}>`);
+      while (p < len && isSpace(text.charCodeAt(p))) p++;
+      if (text[p] !== '=') throw new XmlError(`Attribute ${attrName} without a value in <${rawName}>`);
+      p++;
+      while (p < len && isSpace(text.charCodeAt(p))) p++;
+      const quote = text[p];
+      if (quote !== '"' && quote !== "'") throw new XmlError(`Unquoted attribute ${attrName} in <${rawName}>`);
+      const valueEnd = text.indexOf(quote, p + 1);
+      if (valueEnd < 0) throw new XmlError(`Unterminated attribute ${attrName} in <${rawName}>`);
+      const rawValue = text.slice(p + 1, valueEnd);
+      if (rawValue.indexOf('<') >= 0) throw new XmlError(`"<" in attribute ${attrName}`);
+      rawAttrs.push([attrName, decodeEntities(rawValue)]);
+      p = valueEnd + 1;
+    }
+    // Namespace declarations open a new scope only when the element has some (the common case has none).
+    let scope = scopes[scopes.length - 1];
+    for (const [name, value] of rawAttrs) {
+      if (name === 'xmlns' || name.startsWith('xmlns:')) {
+        if (scope === scopes[scopes.length - 1]) scope = { map: new Map(scope.map) };
+        const prefix = name === 'xmlns' ? '' : name.slice(6);
+        scope.map.set(prefix, canonicalPrefix(value) ?? `~${prefix || 'default'}`);
+      }
+    }
+    const attrs: Record<string, string> = {};
+    for (const [name, value] of rawAttrs) {
+      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+      const key = resolve(name, true, scope);
+      if (key in attrs) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+      attrs[key] = value;
+    }
+    const element: XElement = { name: resolve(rawName, false, scope), attrs, children: [] };
+    if (stack.length > 0) stack[stack.length - 1].children.push(element);
+    if (selfClosing) {
+      if (stack.length === 0) root = element;
+    } else {
+      if (stack.length >= MAX_DEPTH) throw new XmlError(`Elements nested deeper than ${MAX_DEPTH} levels`);
+      stack.push(element);
+      rawNames.push(rawName);
+      scopes.push(scope);
+    }
+    pos = p;
+  }
+  if (stack.length > 0) throw new XmlError(`Element <${rawNames[rawNames.length - 1]}> is never closed`);
+  if (root === null) throw new XmlError('No root element');
+  return root;
+}
+
+// ─── Tree helpers used by every reader ────────────────────────────────────────────────────────────────────────
+
+export function isElement(node: XNode): node is XElement {
+  return typeof node !== 'string';
+}
+
+/** The first child element called `name`. */
+export function child(el: XElement | undefined, name: string): XElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) if (typeof c !== 'string' && c.name === name) return c;
+  return undefined;
+}
+
+/** All child elements called `name` (or all child elements without a name). */
+export function children(el: XElement | undefined, name?: string): XElement[] {
+  if (!el) return [];
+  const out: XElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
+  return out;
+}
+
+/** The first descendant called `name`, depth first. */
+export function descendant(el: XElement | undefined, name: string): XElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
+    if (c.name === name) return c;
+    const found = descendant(c, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Every descendant called `name`, in document order (not descending into matches). */
+export function descendants(el: XElement | undefined, name: string, out: XElement[] = []): XElement[] {
+  if (!el) return out;
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
+    if (c.name === name) out.push(c);
+    else descendants(c, name, out);
+  }
+  return out;
+}
+
+/** The concatenated text content of an element. */
+export function textOf(el: XElement | undefined): string {
+  if (!el) return '';
+  let out = '';
+  for (const c of el.children) out += typeof c === 'string' ? c : textOf(c);
+  return out;
+}
+
+/** `w:val` (or another attribute) of the child `name`. */
+export function childVal(el: XElement | undefined, name: string, attr = 'w:val'): string | undefined {
+  return child(el, name)?.attrs[attr];
+}

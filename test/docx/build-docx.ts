@@ -1,0 +1,147 @@
+/**
+ * Builds small, real .docx files for tests: a valid OPC package (content types, package relationships, main
+ * part, styles, numbering, headers, footers, media) written with fflate. Tests describe only what they need.
+ */
+import { deflateSync } from 'node:zlib';
+import { zipSync, strToU8, type Zippable } from 'fflate';
+
+export const W_NS =
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ' +
+  'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ' +
+  'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
+  'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" ' +
+  'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ' +
+  'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" ' +
+  'xmlns:v="urn:schemas-microsoft-com:vml"';
+
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+export interface DocxParts {
+  /** Inner XML of w:body (the final w:sectPr is added unless `sectPr` is given or the body has one). */
+  body: string;
+  sectPr?: string;
+  styles?: string;
+  numbering?: string;
+  theme?: string;
+  settings?: string;
+  /** Header/footer parts: name (e.g. 'header1') → inner XML of w:hdr / w:ftr. */
+  headers?: Record<string, string>;
+  footers?: Record<string, string>;
+  /** Media files: name in word/media → bytes. Relationship ids are 'img_<name without extension>'. */
+  media?: Record<string, Uint8Array>;
+  /** Extra relationships of the main part: id → [type, target, external?]. */
+  rels?: Record<string, [string, string, boolean?]>;
+  /** Raw extra zip entries (path → bytes or text). */
+  extra?: Record<string, Uint8Array | string>;
+  mainPath?: string;
+}
+
+export const DEFAULT_SECT =
+  '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
+
+export function p(text: string, pPr = '', rPr = ''): string {
+  return `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function buildDocx(parts: DocxParts): Uint8Array {
+  const main = parts.mainPath ?? 'word/document.xml';
+  const mainName = main.slice(main.lastIndexOf('/') + 1);
+  const files: Zippable = {};
+  const overrides: string[] = [
+    `<Override PartName="/${main}" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>`,
+  ];
+  const rels: string[] = [];
+  const addRel = (id: string, type: string, target: string, external = false): void => {
+    rels.push(`<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"${external ? ' TargetMode="External"' : ''}/>`);
+  };
+  const mediaRels: string[] = [];
+  for (const name of Object.keys(parts.media ?? {})) {
+    mediaRels.push(`<Relationship Id="img_${name.replace(/\.[^.]+$/, '')}" Type="${REL}/image" Target="media/${name}"/>`);
+    files[`word/media/${name}`] = parts.media![name];
+  }
+  if (parts.styles !== undefined) {
+    files['word/styles.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles ${W_NS}>${parts.styles}</w:styles>`);
+    overrides.push('<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>');
+    addRel('rIdStyles', 'styles', 'styles.xml');
+  }
+  if (parts.numbering !== undefined) {
+    files['word/numbering.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:numbering ${W_NS}>${parts.numbering}</w:numbering>`);
+    overrides.push('<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>');
+    addRel('rIdNumbering', 'numbering', 'numbering.xml');
+  }
+  if (parts.settings !== undefined) {
+    files['word/settings.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:settings ${W_NS}>${parts.settings}</w:settings>`);
+    overrides.push('<Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/>');
+    addRel('rIdSettings', 'settings', 'settings.xml');
+  }
+  if (parts.theme !== undefined) {
+    files['word/theme/theme1.xml'] = strToU8(parts.theme);
+    overrides.push('<Override PartName="/word/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>');
+    addRel('rIdTheme', 'theme', 'theme/theme1.xml');
+  }
+  for (const [kind, tag, set] of [
+    ['header', 'hdr', parts.headers],
+    ['footer', 'ftr', parts.footers],
+  ] as const) {
+    for (const [name, inner] of Object.entries(set ?? {})) {
+      files[`word/${name}.xml`] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:${tag} ${W_NS}>${inner}</w:${tag}>`);
+      overrides.push(`<Override PartName="/word/${name}.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.${kind}+xml"/>`);
+      addRel(`rId_${name}`, kind, `${name}.xml`);
+      if (mediaRels.length > 0) {
+        files[`word/_rels/${name}.xml.rels`] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${mediaRels.join('')}</Relationships>`);
+      }
+    }
+  }
+  for (const [id, [type, target, external]] of Object.entries(parts.rels ?? {})) addRel(id, type, target, external);
+  const hasSect = parts.body.includes('<w:sectPr') && parts.sectPr === undefined;
+  const body = hasSect ? parts.body : parts.body + (parts.sectPr ?? DEFAULT_SECT);
+  files[main] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W_NS}><w:body>${body}</w:body></w:document>`);
+  files[`word/_rels/${mainName}.rels`] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join('')}${mediaRels.join('')}</Relationships>`,
+  );
+  files['_rels/.rels'] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="${main}"/></Relationships>`,
+  );
+  files['[Content_Types].xml'] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpeg" ContentType="image/jpeg"/>${overrides.join('')}</Types>`,
+  );
+  for (const [path, content] of Object.entries(parts.extra ?? {})) files[path] = typeof content === 'string' ? strToU8(content) : content;
+  return zipSync(files);
+}
+
+/** A tiny valid PNG (w×h, one colour), made with zlib so tests need no image files. */
+export function makePng(width: number, height: number, rgb: [number, number, number] = [200, 30, 30]): Uint8Array {
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]),
+  );
+}
+
+function crc32(buf: Buffer): number {
+  let c = -1;
+  for (let i = 0; i < buf.length; i++) {
+    c ^= buf[i];
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ -1) >>> 0;
+}
