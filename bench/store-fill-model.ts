@@ -1,0 +1,45 @@
+/**
+ * (Named *-model.ts so bench/run-all.ts does not run it as a benchmark.)
+ * Fills a data dir with document records straight through the store layer (far faster than rendering them), so
+ * the scale benchmarks can start from a store that looks long-used. Not a benchmark itself.
+ */
+import { openStore, type DocumentRecord } from '../server/store/index.js';
+
+export async function fillDocuments(dataDir: string, count: number): Promise<number> {
+  const started = performance.now();
+  const store = await openStore(dataDir);
+  const base = Date.now() - count * 60_000;
+  for (let i = 0; i < count; i++) {
+    const id = store.documents.nextId();
+    const created = new Date(base + i * 60_000).toISOString();
+    const record: DocumentRecord = {
+      id,
+      status: i % 50 === 0 ? 'failed' : 'completed',
+      output_filename: `Invoice INV-${String(id).padStart(6, '0')}.pdf`,
+      output_type: 'pdf',
+      template_id: 1 + (i % 5),
+      template_uuid: `00000000-0000-4000-8000-00000000000${1 + (i % 5)}`,
+      editable: 0,
+      password: null,
+      test: i % 10 === 0 ? 1 : 0,
+      locale: null,
+      expires_at: new Date(Date.now() + 30 * 24 * 3600_000).toISOString(),
+      expired: 0,
+      error: i % 50 === 0 ? { code: 'invalid_image', message: 'Image "logo": the value is not an image.' } : null,
+      pages: i % 50 === 0 ? null : 1,
+      size: i % 50 === 0 ? null : 19_700,
+      has_editable: false,
+      created_at: created,
+      updated_at: created,
+    };
+    await store.documents.insert(record, false);
+  }
+  await store.documents.writeAll();
+  await store.close();
+  return performance.now() - started;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

@@ -1,0 +1,247 @@
+/**
+ * The `docloom` command (bin/docloom.js runs the compiled copy):
+ *   serve | token create/list/revoke | render | import | --help
+ * Configuration comes from DOCLOOM_* variables through server/config.ts only (docs/configuration.md).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from './config.js';
+import { startServer } from './index.js';
+import { openTemplateStore, openTokenStore } from './store/index.js';
+import { ServiceError } from './services/errors.js';
+import { TokenService } from './services/tokens.js';
+import { TemplateService, describeTemplateError } from './services/templates.js';
+import { loadEngine } from './services/engine.js';
+import { imageResolvers } from './services/images.js';
+import { optionalDelimiters } from './services/validate.js';
+import { Violations } from './services/errors.js';
+
+const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
+
+Usage:
+  docloom serve                         start the service (API, GUI, sign-in link); Ctrl+C stops it
+  docloom token create --name NAME [--read-only]
+                                        make an API token (printed alone on the last line, shown once)
+  docloom token list                    list tokens (names and ids; tokens themselves are never stored)
+  docloom token revoke ID               revoke a token at once (also while the service runs)
+  docloom render TEMPLATE DATA.json -o OUT.pdf [--delimiters "{ }"] [--test] [--password P] [--locale L]
+                                        render a .docx/.json template with a data file, no service needed
+  docloom import FILE [--name NAME] [--delimiters "<< >>"]
+                                        add a template (.docx or .json) to the data dir
+  docloom --help                        this text
+
+Settings are environment variables (see docs/configuration.md), for example:
+  DOCLOOM_PORT=7463  DOCLOOM_HOST=127.0.0.1  DOCLOOM_DATA_DIR=./data  DOCLOOM_PUBLIC_URL=
+`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+/** --name value, --name=value, boolean --flags; `-o` is short for --output. */
+function parseArgs(args: string[], valued: Set<string>): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    let arg = args[i];
+    if (arg === '-o') arg = '--output';
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (eq > 0) flags.set(name, arg.slice(eq + 1));
+    else if (valued.has(name)) {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    } else flags.set(name, true);
+  }
+  return { positional, flags };
+}
+
+function flagString(p: Parsed, name: string): string | undefined {
+  const v = p.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function delimitersFlag(p: Parsed): [string, string] | undefined {
+  const raw = flagString(p, 'delimiters');
+  if (raw === undefined) return undefined;
+  const v = new Violations();
+  const d = optionalDelimiters(v, raw);
+  if (!d) throw new UsageError(v.errors.delimiters?.[0] ?? 'bad --delimiters');
+  return d;
+}
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer({ config, log: (line) => console.log(line) });
+  const code = server.createSignInCode();
+  console.log(`docloom is running.`);
+  console.log(`  API:    ${server.url}/api`);
+  console.log(`  GUI:    ${server.url}/#/signin?code=${code}   (one-time link, valid 10 minutes)`);
+  console.log(`  Token:  npx docloom token create --name my-tool   (then send "Authorization: Bearer <token>")`);
+  console.log(`  Data:   ${config.dataDir}`);
+  console.log('Press Ctrl+C to stop.');
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${signal}: stopping…`);
+      server.close().then(resolve, (err: unknown) => {
+        console.error(err);
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  console.log('Stopped.');
+}
+
+function token(config: Config, args: string[]): void {
+  const p = parseArgs(args, new Set(['name']));
+  const [sub, ...rest] = p.positional;
+  const service = new TokenService(openTokenStore(config.dataDir));
+  if (sub === 'create') {
+    const name = flagString(p, 'name');
+    if (!name) throw new UsageError('token create needs --name NAME');
+    const readOnly = p.flags.get('read-only') === true;
+    const { record, token } = service.create(name, readOnly);
+    console.log(`Token "${record.name}" (id ${record.id}, ${readOnly ? 'read-only' : 'read-write'}) created. It is shown only once:`);
+    console.log(token);
+    return;
+  }
+  if (sub === 'list') {
+    const tokens = service.list();
+    if (tokens.length === 0) {
+      console.log('No tokens. Make one with: docloom token create --name my-tool');
+      return;
+    }
+    console.log('ID\tACCESS\t\tCREATED\t\t\t\tNAME');
+    for (const t of tokens) console.log(`${t.id}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name}`);
+    return;
+  }
+  if (sub === 'revoke') {
+    const id = rest[0];
+    if (!id || !/^\d+$/.test(id)) throw new UsageError('token revoke needs the token ID (see docloom token list)');
+    service.revoke(Number(id));
+    console.log(`Token ${id} revoked.`);
+    return;
+  }
+  throw new UsageError('token needs create, list or revoke');
+}
+
+async function render(config: Config, args: string[]): Promise<void> {
+  const p = parseArgs(args, new Set(['output', 'delimiters', 'password', 'locale']));
+  const [templateFile, dataFile] = p.positional;
+  const out = flagString(p, 'output');
+  if (!templateFile || !dataFile || !out) throw new UsageError('render needs TEMPLATE DATA.json -o OUT.pdf');
+  const ext = path.extname(templateFile).toLowerCase();
+  if (ext !== '.docx' && ext !== '.json') throw new UsageError('TEMPLATE must be a .docx or .json file');
+  let data: unknown;
+  try {
+    data = dataFile === '-' ? JSON.parse(fs.readFileSync(0, 'utf8')) : JSON.parse(fs.readFileSync(dataFile, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${dataFile}: not a readable JSON file (${(err as Error).message})`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${dataFile}: the data must be a JSON object`);
+  const engine = await loadEngine();
+  const compiled = engine.compileTemplate({ kind: ext === '.docx' ? 'docx' : 'json', bytes: fs.readFileSync(templateFile), delimiters: delimitersFlag(p) });
+  if (!compiled.ok) {
+    for (const e of compiled.errors) console.error(`${templateFile}: ${describeTemplateError(e)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const result = await engine.renderPdf(compiled.template, data as Record<string, unknown>, {
+    test: p.flags.get('test') === true,
+    password: flagString(p, 'password') ?? null,
+    locale: flagString(p, 'locale'),
+    metadata: { title: path.basename(out).replace(/\.[^.]+$/, ''), creator: 'docloom' },
+    limits: { rowsPerList: config.limits.rowsPerList, imagesPerDocument: config.limits.imagesPerDocument, imageBytes: config.limits.imageBytes, imagePixels: config.limits.imagePixels },
+    resolveImage: imageResolvers({ allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits })(),
+  });
+  fs.writeFileSync(out, result.bytes);
+  console.log(`Wrote ${out} (${result.pages} page${result.pages === 1 ? '' : 's'}, ${result.bytes.byteLength} bytes).`);
+}
+
+async function importTemplate(config: Config, args: string[]): Promise<void> {
+  const p = parseArgs(args, new Set(['name', 'delimiters', 'description']));
+  const [file] = p.positional;
+  if (!file) throw new UsageError('import needs FILE (.docx or .json)');
+  delimitersFlag(p);
+  const service = new TemplateService(openTemplateStore(config.dataDir));
+  const record = await service.create(
+    { name: flagString(p, 'name'), delimiters: flagString(p, 'delimiters'), description: flagString(p, 'description') },
+    { filename: path.basename(file), bytes: fs.readFileSync(file) },
+  );
+  const fields = record.fields.map((f) => f.name).join(', ') || '(none)';
+  console.log(`Imported "${record.name}" (uuid ${record.uuid}, id ${record.id}); fields: ${fields}.`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(HELP);
+    return command ? 0 : 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  try {
+    if (rest.includes('--help')) {
+      console.log(HELP);
+      return 0;
+    }
+    switch (command) {
+      case 'serve':
+        await serve(config);
+        break;
+      case 'token':
+        token(config, rest);
+        break;
+      case 'render':
+        await render(config, rest);
+        break;
+      case 'import':
+        await importTemplate(config, rest);
+        break;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`docloom: ${err.message}\nRun "docloom --help" for usage.`);
+      return 2;
+    }
+    if (err instanceof ServiceError) {
+      const details = err.errors ? Object.values(err.errors).flat() : [err.message];
+      for (const line of details) console.error(`docloom: ${line}`);
+      return 1;
+    }
+    const e = err as Error & { code?: string };
+    console.error(`docloom: ${e.code === 'ENOENT' ? e.message.replace(/^ENOENT: /, '') : (e.message ?? String(err))}`);
+    return 1;
+  }
+}
+
+// Run when executed (node server/cli.ts, or bin/docloom.js importing dist/server/cli.js), not when imported by tests.
+const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
+const self = fileURLToPath(import.meta.url);
+const viaBin = entry.endsWith(`${path.sep}docloom.js`) || entry.endsWith(`${path.sep}docloom`);
+if (entry === self || viaBin) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

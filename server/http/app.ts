@@ -1,0 +1,99 @@
+/**
+ * The Express app: guards (Host, CORS), request ids and logging, the public /api routes (sign-in exchange,
+ * signed downloads), bearer auth, the API routes, the GUI, and the one error handler. Only server/http/ knows Express.
+ */
+import express, { type Express, type RequestHandler } from 'express';
+import crypto from 'node:crypto';
+import type { Services } from '../services/index.js';
+import type { Logger } from '../services/log.js';
+import { requireToken } from './auth.js';
+import { bodyParsers } from './body.js';
+import { errorHandler, sendError } from './errors.js';
+import { cors, hostGuard } from './guards.js';
+import { guiRoutes } from './gui.js';
+import { documentRoutes, signedDownloadRoutes } from './routes/documents.js';
+import { miscRoutes, signInRoutes } from './routes/misc.js';
+import { templateRoutes } from './routes/templates.js';
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  /** Host header values accepted (known once the port is). */
+  allowedHosts: () => Set<string>;
+  guiDir: string;
+}
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const id = crypto.randomBytes(6).toString('hex');
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    // Every response is exactly the type it says (a downloaded PDF is never sniffed into HTML).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // The path only: query strings may carry link signatures; bodies and headers (tokens) are never logged.
+      logger.debug(`[${id}] ${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)} ms`);
+    });
+    next();
+  };
+}
+
+/** 405 for a known path with another method, Laravel-style. */
+function methodNotAllowed(paths: Array<[RegExp, string]>): RequestHandler {
+  return (req, res, next) => {
+    const hit = paths.find(([re]) => re.test(req.path));
+    if (!hit) {
+      next();
+      return;
+    }
+    res.setHeader('Allow', hit[1]);
+    sendError(res, 405, `The ${req.method} method is not supported for route ${req.path.replace(/^\//, 'api/')}. Supported methods: ${hit[1]}.`);
+  };
+}
+
+export function createApp(o: AppOptions): Express {
+  const { services: s, logger } = o;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(hostGuard(o.allowedHosts));
+  app.use(requestLog(logger));
+  app.use(cors(s.config.corsOrigins));
+
+  const parsers = bodyParsers(s.config.limits);
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(signInRoutes(s, parsers));
+  api.use(signedDownloadRoutes(s));
+  api.use(requireToken(s.tokens));
+  api.use(documentRoutes(s, parsers));
+  api.use(templateRoutes(s, parsers));
+  api.use(miscRoutes(s, parsers));
+  api.use(
+    methodNotAllowed([
+      [/^\/document\/?$/, 'GET, HEAD, POST'],
+      [/^\/document\/[^/]+\/?$/, 'GET, HEAD, DELETE'],
+      [/^\/document\/[^/]+\/(download|editable)\/?$/, 'GET, HEAD'],
+      [/^\/template\/?$/, 'GET, HEAD, POST'],
+      [/^\/template\/[^/]+\/?$/, 'GET, HEAD, PUT, DELETE'],
+      [/^\/template\/[^/]+\/file\/?$/, 'GET, HEAD'],
+      [/^\/preview\/?$/, 'POST'],
+      [/^\/info\/?$/, 'GET, HEAD'],
+      [/^\/tokens\/?$/, 'GET, HEAD, POST'],
+      [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
+    ]),
+  );
+  api.use((_req, res) => sendError(res, 404, 'Not found.'));
+  app.use('/api', api);
+
+  app.use(guiRoutes(o.guiDir));
+  app.use(errorHandler(s.config.limits, logger.error));
+  return app;
+}

@@ -1,0 +1,69 @@
+/**
+ * Request bodies (CONTRACT.md §1): multipart/form-data (as in the interface), urlencoded, or JSON — every route
+ * that takes a body accepts all three. Bodies over the limit are refused with 413 before they are read when
+ * Content-Length says so, and while reading otherwise. Files other than the expected one are ignored.
+ */
+import express, { type Request, type RequestHandler } from 'express';
+import multer from 'multer';
+import type { Limits } from '../config.js';
+import { ServiceError } from '../services/errors.js';
+import type { UploadedFile } from '../services/templates.js';
+import { megabytes } from './errors.js';
+
+export interface BodyParsers {
+  /** JSON, urlencoded or multipart without a file of interest (documents, tokens, previews…). */
+  fields: RequestHandler[];
+  /** JSON, urlencoded or multipart with a template `file` (POST/PUT /api/template). */
+  upload: RequestHandler[];
+}
+
+function contentLengthGuard(max: number, what: string): RequestHandler {
+  return (req, _res, next) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > max) throw new ServiceError('too_large', `The ${what} is larger than the limit of ${megabytes(max)}.`);
+    next();
+  };
+}
+
+export function bodyParsers(limits: Limits): BodyParsers {
+  const json = express.json({ limit: limits.requestBodyBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const form = express.urlencoded({ limit: limits.requestBodyBytes, extended: false, parameterLimit: 1000 });
+  const multipartFields = multer({
+    storage: multer.memoryStorage(),
+    defParamCharset: 'utf8',
+    // A `data` part sent as a file (curl -F data=@data.json) is read as the data field.
+    limits: { fileSize: limits.requestBodyBytes, fieldSize: limits.requestBodyBytes, files: 5, fields: 100, parts: 105 },
+  }).any();
+  const multipartUpload = multer({
+    storage: multer.memoryStorage(),
+    // Browsers send a non-ASCII filename as raw UTF-8 in the part header.
+    defParamCharset: 'utf8',
+    limits: { fileSize: limits.templateUploadBytes, fieldSize: limits.requestBodyBytes, files: 1, fields: 100, parts: 101 },
+  }).any();
+  // Multipart framing adds a little on top of the parts themselves.
+  const slack = 64 * 1024;
+  return {
+    fields: [contentLengthGuard(limits.requestBodyBytes + slack, 'request body'), json, form, multipartFields],
+    upload: [contentLengthGuard(limits.templateUploadBytes + limits.requestBodyBytes + slack, 'upload'), json, form, multipartUpload],
+  };
+}
+
+/** The parsed fields as a plain object ({} when there was no body or an unknown content type). */
+export function bodyFields(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ServiceError('bad_request', 'The request body must be a JSON object.');
+  const fields = { ...(body as Record<string, unknown>) };
+  const files = (req.files as Express.Multer.File[] | undefined) ?? [];
+  const dataFile = files.find((f) => f.fieldname === 'data');
+  if (dataFile && fields.data === undefined) fields.data = dataFile.buffer.toString('utf8');
+  return fields;
+}
+
+/** The uploaded template file, if any (the part named `file`). */
+export function uploadedFile(req: Request): UploadedFile | undefined {
+  const files = (req.files as Express.Multer.File[] | undefined) ?? [];
+  const file = files.find((f) => f.fieldname === 'file');
+  if (!file) return undefined;
+  return { filename: file.originalname, bytes: file.buffer };
+}

@@ -1,0 +1,84 @@
+/**
+ * The one error table (CONTRACT.md §2): every failure becomes a Laravel-shaped body
+ * `{success: false, message, errors?}` with the right status. Route handlers only throw.
+ */
+import type { ErrorRequestHandler, Response } from 'express';
+import { MulterError } from 'multer';
+import { ServiceError, type ServiceErrorKind } from '../services/errors.js';
+import type { Limits } from '../config.js';
+
+export const STATUS: Record<ServiceErrorKind, number> = {
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported_type: 415,
+  validation: 422,
+};
+
+export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).json({ success: false, message, ...extra });
+}
+
+export function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/** Errors raised by body-parser (express.json/urlencoded) carry `type` and `status`. */
+interface ParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+export function errorHandler(limits: Limits, log: (line: string) => void): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (err instanceof ServiceError) {
+      const extra: Record<string, unknown> = {};
+      if (err.kind === 'validation') extra.errors = err.errors ?? {};
+      if (err.templateErrors) extra.template_errors = err.templateErrors;
+      sendError(res, STATUS[err.kind], err.message, extra);
+      return;
+    }
+    if (err instanceof MulterError) {
+      if (err.code === 'LIMIT_FILE_SIZE') {
+        sendError(res, 413, `The template file is larger than the upload limit of ${megabytes(limits.templateUploadBytes)}.`);
+      } else if (err.code === 'LIMIT_FIELD_VALUE') {
+        sendError(res, 413, `The ${err.field ?? 'a'} field is larger than the request body limit of ${megabytes(limits.requestBodyBytes)}.`);
+      } else {
+        sendError(res, 400, `The multipart body is malformed or has too many parts (${err.message}).`);
+      }
+      return;
+    }
+    const parser = err as ParserError;
+    if (parser && typeof parser.type === 'string' && typeof parser.status === 'number') {
+      if (parser.type === 'entity.too.large') {
+        sendError(res, 413, `The request body is larger than the limit of ${megabytes(limits.requestBodyBytes)}.`);
+      } else if (parser.type === 'entity.parse.failed') {
+        sendError(res, 400, 'The request body is not valid JSON.');
+      } else if (parser.type === 'charset.unsupported' || parser.type === 'encoding.unsupported') {
+        sendError(res, 415, parser.message ?? 'Unsupported request encoding.');
+      } else {
+        sendError(res, parser.status >= 400 && parser.status < 500 ? parser.status : 400, 'The request body could not be read.');
+      }
+      return;
+    }
+    // Multipart bodies that busboy cannot read ("Unexpected end of form", bad boundary…).
+    if (err instanceof Error && /^(Unexpected end of form|Malformed part header|Multipart: Boundary not found|Unexpected end of multipart data)/.test(err.message)) {
+      sendError(res, 400, `The multipart body is malformed (${err.message}).`);
+      return;
+    }
+    const requestId = String(res.locals.requestId ?? '');
+    log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    sendError(res, 500, 'Server error.', { request_id: requestId });
+  };
+}

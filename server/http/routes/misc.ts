@@ -1,0 +1,96 @@
+/** The extras the GUI needs (docs/api.md): preview, service info, tokens, the browser sign-in exchange. */
+import { Router } from 'express';
+import { createRequire } from 'node:module';
+import type { Services } from '../../services/index.js';
+import { laravelDate } from '../../services/datetime.js';
+import { caller, requireWrite } from '../auth.js';
+import { bodyFields, type BodyParsers } from '../body.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination.js';
+import { idParam } from '../params.js';
+import { EXPIRATION_MAX, EXPIRATION_MIN, DEFAULT_EXPIRATION } from '../../services/validate.js';
+import { projectRoot } from '../../config.js';
+import { docxOutputAvailable } from '../../services/docx-output.js';
+
+function packageVersion(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    return (require(`${projectRoot()}/package.json`) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const VERSION = packageVersion();
+
+export function miscRoutes(s: Services, parsers: BodyParsers): Router {
+  const r = Router();
+
+  r.post('/preview', ...parsers.fields, async (req, res) => {
+    const bytes = await s.documents.preview(bodyFields(req));
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Disposition', 'inline; filename="preview.pdf"');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+
+  r.get('/info', async (_req, res) => {
+    const c = s.config;
+    const who = caller(res);
+    res.json({
+      success: true,
+      name: 'docloom',
+      version: VERSION,
+      base_url: s.baseUrl(),
+      api_url: `${s.baseUrl()}/api`,
+      token: { id: who.tokenId, name: who.name, read_only: who.readOnly },
+      // docx: filled .docx output for DOCX templates, once the engine's filler is there.
+      output_types: (await docxOutputAvailable()) ? ['pdf', 'docx'] : ['pdf'],
+      template_types: ['docx', 'json'],
+      default_delimiters: '{{ }}',
+      pagination: { default_per_page: DEFAULT_PER_PAGE, max_per_page: MAX_PER_PAGE },
+      expiration: { default: DEFAULT_EXPIRATION, min: EXPIRATION_MIN, max: EXPIRATION_MAX, unit: 'minutes' },
+      download_link_minutes: c.downloadLinkMinutes,
+      allow_private_network: c.allowPrivateNetwork,
+      render_workers: c.renderWorkers,
+      limits: {
+        template_upload_bytes: c.limits.templateUploadBytes,
+        docx_uncompressed_bytes: c.limits.docxUncompressedBytes,
+        docx_entry_ratio: c.limits.docxEntryRatio,
+        request_body_bytes: c.limits.requestBodyBytes,
+        rows_per_list: c.limits.rowsPerList,
+        images_per_document: c.limits.imagesPerDocument,
+        image_bytes: c.limits.imageBytes,
+        image_pixels: c.limits.imagePixels,
+        image_fetch_ms: c.limits.imageFetchMs,
+      },
+    });
+  });
+
+  r.get('/tokens', (_req, res) => {
+    const tokens = s.tokens.list().map((t) => ({ id: t.id, name: t.name, read_only: t.read_only, created_at: laravelDate(t.created_at) }));
+    res.json({ success: true, tokens });
+  });
+
+  r.post('/tokens', requireWrite, ...parsers.fields, (req, res) => {
+    const body = bodyFields(req);
+    const { record, token } = s.tokens.create(body.name, body.read_only);
+    res.status(201).json({ success: true, token, id: record.id, name: record.name, read_only: record.read_only, created_at: laravelDate(record.created_at) });
+  });
+
+  r.delete('/tokens/:id', requireWrite, (req, res) => {
+    s.tokens.revoke(idParam(req, 'Token'));
+    res.json({ success: true, message: 'Token revoked.' });
+  });
+
+  return r;
+}
+
+/** POST /api/gui/exchange: no bearer (the browser has none yet); the one-time code is the credential. */
+export function signInRoutes(s: Services, parsers: BodyParsers): Router {
+  const r = Router();
+  r.post('/gui/exchange', ...parsers.fields, (req, res) => {
+    const token = s.signIn.exchange(bodyFields(req).code);
+    res.json({ success: true, token });
+  });
+  return r;
+}

@@ -1,0 +1,67 @@
+/**
+ * Records → the interface's JSON, field for field and type for type (spec §2), then CONTRACT.md's extras.
+ * The list and single template responses differ on purpose: the interface types `editable` as boolean|null in
+ * the list and as an integer in the single response.
+ */
+import type { DocumentRecord, TemplateRecord } from '../store/index.js';
+import { laravelDate } from '../services/datetime.js';
+import type { SignedLinks } from '../services/links.js';
+
+export function documentJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
+  return {
+    id: doc.id,
+    status: doc.status,
+    output_filename: doc.output_filename,
+    output_type: doc.output_type,
+    template_id: doc.template_id,
+    editable: doc.editable,
+    password: doc.password,
+    test: doc.test,
+    expires_at: laravelDate(doc.expires_at),
+    expired: doc.expired,
+    cloud_id: null,
+    cloud_url: null,
+    created_at: laravelDate(doc.created_at),
+    updated_at: laravelDate(doc.updated_at),
+    // A fresh signature on every read, so the link a client holds is renewed whenever it reads the record.
+    download_url: links.url('download', doc.id),
+    template_uuid: doc.template_uuid,
+    error: doc.error,
+    pages: doc.pages,
+    size: doc.size,
+    editable_url: doc.has_editable && doc.expired === 0 ? links.url('editable', doc.id) : null,
+  };
+}
+
+function templateJson(t: TemplateRecord, editable: boolean | null | number): Record<string, unknown> {
+  return {
+    uuid: t.uuid,
+    name: t.name,
+    fields: JSON.stringify(t.fields),
+    original_filename: t.original_filename,
+    google_doc_id: t.google_doc_id,
+    description: t.description,
+    output_filename: t.output_filename,
+    output_filetype: t.output_filetype,
+    editable,
+    password: t.password,
+    expiration: t.expiration,
+    id: t.id,
+    delimiters: t.delimiters.join(' '),
+    version: t.version,
+    created_at: laravelDate(t.created_at),
+    updated_at: laravelDate(t.updated_at),
+    sample_data: t.sample_data,
+    schema: t.schema,
+  };
+}
+
+/** GET /api/template's items: `editable` boolean, or null when never set. */
+export function templateListJson(t: TemplateRecord): Record<string, unknown> {
+  return templateJson(t, t.editable);
+}
+
+/** GET /api/template/{uuid} (and create/update responses): `editable` integer 0/1. */
+export function templateSingleJson(t: TemplateRecord): Record<string, unknown> {
+  return templateJson(t, t.editable ? 1 : 0);
+}

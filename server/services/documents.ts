@@ -1,0 +1,343 @@
+/**
+ * Documents (CONTRACT.md §6): validate → template → render (worker pool) → write the file atomically → record
+ * `completed` with pages and size, or `failed` with {code, message} and no file. Statuses pending → processing →
+ * completed | failed; `expired` is a separate flag set by the sweeper (or on read, if the sweeper has not run yet).
+ */
+import type { Limits } from '../config.js';
+import type { DocumentFilter, DocumentRecord, DocumentRepository, DocumentStatus, TemplateRecord } from '../store/index.js';
+import type { DocumentFiles } from '../store/document-files.js';
+import { addMinutes, nowIso } from './datetime.js';
+import { ServiceError, Violations, notFound, validationError } from './errors.js';
+import { loadEngine } from './engine.js';
+import { docxOutputAvailable } from './docx-output.js';
+import { Idempotency } from './idempotency.js';
+import { safeOutputFilename } from './output-filename.js';
+import type { RenderJob } from './render-core.js';
+import type { Priority, Renderer } from './render-pool.js';
+import type { TemplateService } from './templates.js';
+import {
+  checkRowLimits,
+  optionalExpiration,
+  optionalFlag,
+  optionalLocale,
+  optionalString,
+  requiredDataObject,
+} from './validate.js';
+
+export const STATUSES: readonly DocumentStatus[] = ['pending', 'processing', 'completed', 'failed'];
+
+export const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+export interface DocumentServiceDeps {
+  repo: DocumentRepository;
+  files: DocumentFiles;
+  templates: TemplateService;
+  renderer: Renderer;
+  idempotency: Idempotency;
+  limits: Limits;
+  log: (line: string) => void;
+}
+
+export interface CreateContext {
+  tokenId: number;
+  idempotencyKey?: string;
+}
+
+interface ValidRequest {
+  template: TemplateRecord;
+  data: Record<string, unknown>;
+  outputType: string;
+  outputFilename?: string;
+  test: boolean;
+  password: string | null;
+  editable: boolean;
+  expiration: number;
+  locale: string | null;
+  async: boolean;
+}
+
+export interface FileToSend {
+  path: string;
+  size: number;
+  filename: string;
+  contentType: string;
+}
+
+export class DocumentService {
+  /** Renders started and not yet recorded; close() waits for them. */
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: DocumentServiceDeps) {}
+
+  /** Marks documents a previous run left unfinished as failed (their data was only in memory). */
+  async recoverInterrupted(): Promise<number> {
+    const left = this.deps.repo.unfinished();
+    for (const doc of left) {
+      await this.deps.repo.update(doc.id, {
+        status: 'failed',
+        error: { code: 'interrupted', message: 'The service stopped before this document was rendered; create it again.' },
+        updated_at: nowIso(),
+      });
+    }
+    return left.length;
+  }
+
+  async create(input: Record<string, unknown>, ctx: CreateContext): Promise<{ status: 201 | 202; document: DocumentRecord }> {
+    const req = await this.#validate(input);
+    const bodyHash = Idempotency.hash({
+      template: req.template.uuid,
+      data: req.data,
+      output_type: req.outputType,
+      output_filename: req.outputFilename ?? null,
+      test: req.test,
+      password: req.password,
+      editable: req.editable,
+      expiration: req.expiration,
+      locale: req.locale,
+      async: req.async,
+    });
+    let accepted: DocumentRecord | undefined;
+    const outcome = await this.deps.idempotency.run(ctx.tokenId, ctx.idempotencyKey, bodyHash, async () => {
+      accepted = await this.#start(req);
+      return { status: req.async ? 202 : 201, documentId: accepted.id };
+    });
+    // A new async document is answered as it was accepted (`pending`), even if a worker has picked it up since;
+    // a repeat answers the record as it is now.
+    const document = accepted && req.async ? accepted : this.get(outcome.documentId);
+    return { status: outcome.status === 202 ? 202 : 201, document };
+  }
+
+  /** Renders without keeping anything (the GUI's live preview). */
+  async preview(input: Record<string, unknown>): Promise<Uint8Array> {
+    const v = new Violations();
+    const template = this.#template(v, input.template_id);
+    const data = requiredDataObject(v, input.data);
+    if (data) checkRowLimits(v, data, this.deps.limits.rowsPerList);
+    const test = optionalFlag(v, 'test', input.test) ?? false;
+    const locale = optionalLocale(v, input.locale) ?? null;
+    v.throwIfAny();
+    const job = this.#job(template!, data!, { test, password: null, locale, title: template!.name, output: 'pdf', editableCopy: false });
+    const outcome = await this.deps.renderer.render(job, 'interactive');
+    if (outcome.ok) return outcome.bytes;
+    if (outcome.internal) {
+      this.deps.log(`preview of template ${template!.uuid} failed: ${outcome.detail ?? outcome.message}`);
+      throw new Error(outcome.message);
+    }
+    throw validationError({ [outcome.field ? `data.${outcome.field}` : 'data']: [outcome.message] });
+  }
+
+  get(id: number): DocumentRecord {
+    const doc = this.deps.repo.get(id);
+    if (!doc) throw notFound('Document');
+    this.#expireIfDue(doc);
+    return doc;
+  }
+
+  list(filter: DocumentFilter, offset: number, limit: number): { total: number; items: DocumentRecord[] } {
+    return this.deps.repo.list(filter, offset, limit);
+  }
+
+  async remove(id: number): Promise<void> {
+    const doc = this.deps.repo.get(id);
+    if (!doc) throw notFound('Document');
+    await this.deps.repo.remove(id);
+    await this.deps.files.remove(id, doc.output_type);
+  }
+
+  /** The file behind a download: 410 once expired, 409 while it is not (or never will be) there. */
+  async file(id: number, variant: 'output' | 'editable'): Promise<FileToSend> {
+    const doc = this.get(id);
+    if (doc.expired === 1) throw new ServiceError('gone', 'Document has expired.');
+    if (doc.status === 'failed') throw new ServiceError('conflict', 'The document failed to render, so it has no file.');
+    if (doc.status !== 'completed') throw new ServiceError('conflict', `The document is not ready yet (status: ${doc.status}).`);
+    if (variant === 'editable' && !doc.has_editable) throw new ServiceError('not_found', 'The document has no editable copy.');
+    const ext = variant === 'editable' ? 'docx' : doc.output_type;
+    const found = await this.deps.files.stat(id, ext, variant);
+    if (!found) throw new ServiceError('gone', 'Document has expired.');
+    const base = (doc.output_filename ?? `document-${doc.id}.${doc.output_type}`).replace(/\.[^.]+$/, '');
+    return {
+      path: found.path,
+      size: found.size,
+      filename: `${base}.${ext}`,
+      contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream',
+    };
+  }
+
+  /** Expires every due document: files deleted, `expired: 1`. Returns how many. */
+  async sweep(now = Date.now()): Promise<number> {
+    const due = this.deps.repo.dueForExpiry(now);
+    await Promise.all(due.map((doc) => this.#expire(doc)));
+    return due.length;
+  }
+
+  /** Waits for renders in progress (async ones included) to be recorded. */
+  async drain(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  #expireIfDue(doc: DocumentRecord): void {
+    if (doc.expired === 0 && Date.parse(doc.expires_at) <= Date.now()) void this.#expire(doc);
+  }
+
+  async #expire(doc: DocumentRecord): Promise<void> {
+    if (doc.expired === 1) return;
+    // Marked in memory at once so a download in the same tick already answers 410.
+    doc.expired = 1;
+    await this.deps.files.remove(doc.id, doc.output_type);
+    await this.deps.repo.update(doc.id, { expired: 1, updated_at: nowIso() });
+  }
+
+  #template(v: Violations, ref: unknown): TemplateRecord | undefined {
+    if (ref === undefined || ref === null || ref === '') {
+      v.add('template_id', 'The template id field is required.');
+      return undefined;
+    }
+    const template = typeof ref === 'string' || typeof ref === 'number' ? this.deps.templates.find(ref) : undefined;
+    if (!template) v.add('template_id', 'The selected template id is invalid.');
+    return template;
+  }
+
+  async #validate(input: Record<string, unknown>): Promise<ValidRequest> {
+    const v = new Violations();
+    const template = this.#template(v, input.template_id);
+    const data = requiredDataObject(v, input.data);
+    if (data) checkRowLimits(v, data, this.deps.limits.rowsPerList);
+    let outputType = template?.output_filetype ?? 'pdf';
+    const requestedType = optionalString(v, 'output_type', input.output_type);
+    if (requestedType !== undefined && requestedType !== '') outputType = requestedType.toLowerCase();
+    if (template && !(outputType === 'pdf' || (outputType === 'docx' && template.kind === 'docx' && (await docxOutputAvailable())))) {
+      v.add('output_type', 'The selected output type is invalid.');
+    }
+    const outputFilename = optionalString(v, 'output_filename', input.output_filename);
+    const test = optionalFlag(v, 'test', input.test);
+    const password = optionalString(v, 'password', input.password);
+    const editable = optionalFlag(v, 'editable', input.editable);
+    const expiration = optionalExpiration(v, input.expiration);
+    const locale = optionalLocale(v, input.locale);
+    const isAsync = optionalFlag(v, 'async', input.async);
+    v.throwIfAny();
+    return {
+      template: template!,
+      data: data!,
+      outputType,
+      outputFilename: outputFilename?.trim() ? outputFilename : undefined,
+      test: test ?? false,
+      password: password ? password : template!.password,
+      editable: editable ?? template!.editable ?? false,
+      expiration: expiration ?? template!.expiration,
+      locale: locale ?? null,
+      async: isAsync ?? false,
+    };
+  }
+
+  async #outputFilename(req: ValidRequest): Promise<string> {
+    let raw = req.outputFilename;
+    if (raw === undefined && req.template.output_filename) {
+      const engine = await loadEngine();
+      raw = engine.fillOutputText(req.template.output_filename, req.data, req.template.delimiters);
+    }
+    return safeOutputFilename(raw ?? req.template.name, req.outputType);
+  }
+
+  #job(
+    template: TemplateRecord,
+    data: Record<string, unknown>,
+    o: { test: boolean; password: string | null; locale: string | null; title: string; output: 'pdf' | 'docx'; editableCopy: boolean },
+  ): RenderJob {
+    return {
+      key: `${template.uuid}@${template.version}`,
+      templatePath: this.deps.templates.filePath(template),
+      kind: template.kind,
+      delimiters: template.delimiters,
+      data,
+      test: o.test,
+      password: o.password,
+      locale: o.locale,
+      metadata: { title: o.title, creator: 'docloom' },
+      output: o.output,
+      editableCopy: o.editableCopy,
+    };
+  }
+
+  async #start(req: ValidRequest): Promise<DocumentRecord> {
+    const now = nowIso();
+    const filename = await this.#outputFilename(req);
+    const doc: DocumentRecord = {
+      id: this.deps.repo.nextId(),
+      status: req.async ? 'pending' : 'processing',
+      output_filename: filename,
+      output_type: req.outputType,
+      template_id: req.template.id,
+      template_uuid: req.template.uuid,
+      editable: req.editable ? 1 : 0,
+      password: req.password,
+      test: req.test ? 1 : 0,
+      locale: req.locale,
+      expires_at: addMinutes(now, req.expiration),
+      expired: 0,
+      error: null,
+      pages: null,
+      size: null,
+      has_editable: false,
+      created_at: now,
+      updated_at: now,
+    };
+    // A synchronous document is written once, when finished; an async one is on disk before the 202.
+    await this.deps.repo.insert(doc, req.async);
+    const work = this.#render(doc, req, req.async ? 'batch' : 'interactive');
+    this.#running.add(work);
+    void work.finally(() => this.#running.delete(work));
+    if (!req.async) {
+      await work;
+      return doc;
+    }
+    return { ...doc, status: 'pending' };
+  }
+
+  async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority): Promise<void> {
+    const title = doc.output_filename!.replace(/\.[^.]+$/, '');
+    try {
+      const job = this.#job(req.template, req.data, {
+        test: req.test,
+        password: req.password,
+        locale: req.locale,
+        title,
+        output: req.outputType === 'docx' ? 'docx' : 'pdf',
+        editableCopy: req.editable && req.outputType === 'pdf' && req.template.kind === 'docx',
+      });
+      const outcome = await this.deps.renderer.render(job, priority, () => {
+        if (doc.status === 'pending') void this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false);
+      });
+      if (!outcome.ok) {
+        if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
+        await this.#fail(doc, outcome.code, outcome.message);
+        return;
+      }
+      if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
+      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable);
+    } catch (err) {
+      this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      await this.#fail(doc, 'storage_failed', 'The document could not be saved.').catch(() => undefined);
+    }
+  }
+
+  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
+    if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
+    await this.deps.files.write(doc.id, doc.output_type, bytes);
+    if (editable) await this.deps.files.write(doc.id, 'docx', editable, 'editable');
+    if (!this.deps.repo.get(doc.id)) {
+      await this.deps.files.remove(doc.id, doc.output_type);
+      return;
+    }
+    await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
+  }
+
+  async #fail(doc: DocumentRecord, code: string, message: string): Promise<void> {
+    await this.deps.files.remove(doc.id, doc.output_type);
+    if (!this.deps.repo.get(doc.id)) return;
+    await this.deps.repo.update(doc.id, { status: 'failed', error: { code, message }, updated_at: nowIso() });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Idempotency-Key (CONTRACT.md §6): the same key with the same body answers the first response again; with
+ * another body 422; while the first is still running 409. Keys are scoped to the token that sent them and kept
+ * 24 hours (store/idempotency.ts keeps them across restarts).
+ */
+import crypto from 'node:crypto';
+import type { IdempotencyLog } from '../store/idempotency.js';
+import { ServiceError, validationError } from './errors.js';
+
+export interface Replay {
+  status: number;
+  documentId: number;
+}
+
+export class Idempotency {
+  readonly #inFlight = new Map<string, string>();
+
+  constructor(private readonly log: IdempotencyLog) {}
+
+  static hash(body: unknown): string {
+    return crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  }
+
+  /**
+   * Runs `work` once per key: returns the stored outcome for a repeat, throws 409/422 as the contract says.
+   * Only outcomes that made a document are stored (a request refused by validation may be fixed and sent again).
+   */
+  async run(tokenId: number, rawKey: string | undefined, bodyHash: string, work: () => Promise<Replay>): Promise<Replay & { replayed: boolean }> {
+    if (rawKey === undefined) return { ...(await work()), replayed: false };
+    if (rawKey.length === 0 || rawKey.length > 255) {
+      throw validationError({ idempotency_key: ['The Idempotency-Key header must be between 1 and 255 characters.'] });
+    }
+    const key = `${tokenId}:${rawKey}`;
+    const running = this.#inFlight.get(key);
+    if (running !== undefined) {
+      throw new ServiceError('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    }
+    const done = this.log.get(key);
+    if (done) {
+      if (done.hash !== bodyHash) {
+        throw validationError({ idempotency_key: ['This Idempotency-Key was already used with a different request.'] });
+      }
+      return { status: done.status, documentId: done.document_id, replayed: true };
+    }
+    this.#inFlight.set(key, bodyHash);
+    try {
+      const outcome = await work();
+      await this.log.put({ key, hash: bodyHash, status: outcome.status, document_id: outcome.documentId, at: Date.now() });
+      return { ...outcome, replayed: false };
+    } finally {
+      this.#inFlight.delete(key);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/** Builds the services over an open store. The HTTP layer and the CLI use these, never the store directly. */
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+import { DocumentService } from './documents.js';
+import { Idempotency } from './idempotency.js';
+import { SignedLinks } from './links.js';
+import type { Logger } from './log.js';
+import { createRenderer, type Renderer } from './render-pool.js';
+import { SignInCodes } from './signin.js';
+import { startSweeper, type Sweeper } from './sweeper.js';
+import { TemplateService } from './templates.js';
+import { TokenService } from './tokens.js';
+
+export interface Services {
+  config: Config;
+  tokens: TokenService;
+  signIn: SignInCodes;
+  templates: TemplateService;
+  documents: DocumentService;
+  links: SignedLinks;
+  renderer: Renderer;
+  sweeper: Sweeper;
+  /** The absolute base URL (public URL, or the address listened on once known). */
+  baseUrl(): string;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  baseUrl: () => string;
+}
+
+export async function createServices(o: ServiceOptions): Promise<Services> {
+  const { config, store, logger } = o;
+  const tokens = new TokenService(store.tokens);
+  const templates = new TemplateService(store.templates);
+  const renderer = createRenderer(config.renderWorkers, { allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits }, logger.error);
+  const documents = new DocumentService({
+    repo: store.documents,
+    files: store.files,
+    templates,
+    renderer,
+    idempotency: new Idempotency(store.idempotency),
+    limits: config.limits,
+    log: logger.error,
+  });
+  const interrupted = await documents.recoverInterrupted();
+  if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
+  const sweeper = startSweeper(documents, () => store.idempotency.prune(), config.sweepIntervalSeconds, logger.info);
+  return {
+    config,
+    tokens,
+    signIn: new SignInCodes(tokens),
+    templates,
+    documents,
+    links: new SignedLinks(store.secret, o.baseUrl, config.downloadLinkMinutes),
+    renderer,
+    sweeper,
+    baseUrl: o.baseUrl,
+    async close() {
+      sweeper.stop();
+      // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
+      await renderer.close();
+      await documents.drain();
+    },
+  };
+}

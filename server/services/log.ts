@@ -1,0 +1,18 @@
+/** A tiny levelled logger over one line sink (stdout for the CLI, Electron's log, or a test's array). */
+import type { Config } from '../config.js';
+
+export interface Logger {
+  error(line: string): void;
+  info(line: string): void;
+  debug(line: string): void;
+}
+
+const RANK: Record<Config['logLevel'], number> = { silent: 0, error: 1, info: 2, debug: 3 };
+
+export function createLogger(level: Config['logLevel'], sink: (line: string) => void): Logger {
+  const rank = RANK[level];
+  const at = (min: number) => (line: string) => {
+    if (rank >= min) sink(line);
+  };
+  return { error: at(1), info: at(2), debug: at(3) };
+}

@@ -1,0 +1,37 @@
+/**
+ * Render worker thread: receives RenderJobs, answers RenderOutcomes (PDF bytes transferred, not copied).
+ * Loads the engine at start and says `ready`, so the first document does not pay for it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { RenderCore, type RenderJob, type RenderOutcome } from './render-core.js';
+import type { ImageSettings } from './images.js';
+import { loadEngine } from './engine.js';
+
+export type WorkerRequest = { id: number; job: RenderJob };
+export type WorkerMessage = { type: 'ready' } | { type: 'result'; id: number; outcome: RenderOutcome };
+
+const port = parentPort;
+if (port) {
+  const core = new RenderCore(workerData as ImageSettings);
+  port.on('message', (msg: WorkerRequest) => {
+    void core.render(msg.job).then((outcome) => {
+      const transfer: ArrayBuffer[] = [];
+      if (outcome.ok) {
+        for (const bytes of [outcome.bytes, outcome.editable]) {
+          if (!bytes) continue;
+          const { buffer, byteOffset, byteLength } = bytes;
+          // Transfer only a buffer the bytes own outright (a pooled Buffer shares its ArrayBuffer).
+          if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength && !transfer.includes(buffer)) transfer.push(buffer);
+        }
+      }
+      port.postMessage({ type: 'result', id: msg.id, outcome } satisfies WorkerMessage, transfer);
+    });
+  });
+  loadEngine().then(
+    () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
+    (err: unknown) => {
+      // Without an engine this worker is useless; crash so the pool reports it.
+      throw err;
+    },
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * Templates (CONTRACT.md §4): import a .docx or .json file, check every tag, keep the record and the file;
+ * change settings or replace the file (a new version); delete. Compiling happens here once per upload to list
+ * the errors and fields; the render side compiles again and caches by uuid + version.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TemplateError } from '../engine/model/types.js';
+import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/index.js';
+import { nowIso } from './datetime.js';
+import { ServiceError, Violations, notFound, validationError } from './errors.js';
+import { loadEngine } from './engine.js';
+import { docxOutputAvailable } from './docx-output.js';
+import {
+  DEFAULT_EXPIRATION,
+  optionalDelimiters,
+  optionalExpiration,
+  optionalFlag,
+  optionalString,
+} from './validate.js';
+
+export interface UploadedFile {
+  filename: string;
+  bytes: Uint8Array;
+}
+
+export const DEFAULT_DELIMITERS: [string, string] = ['{{', '}}'];
+
+const KINDS: Record<string, TemplateKind> = { '.docx': 'docx', '.json': 'json' };
+
+/** "body, paragraph 3, {{#items}}: The section … is never closed." */
+export function describeTemplateError(e: TemplateError): string {
+  const where = [e.location.part];
+  if (e.location.paragraph !== undefined) where.push(`paragraph ${e.location.paragraph}`);
+  if (e.location.tag) where.push(e.location.tag);
+  return `${where.join(', ')}: ${e.message}`;
+}
+
+interface Settings {
+  name?: string;
+  description?: string;
+  output_filename?: string | null;
+  output_filetype?: string;
+  editable?: boolean;
+  password?: string | null;
+  expiration?: number;
+  delimiters?: [string, string];
+  google_doc_id?: string | null;
+}
+
+export class TemplateService {
+  constructor(private readonly repo: TemplateRepository) {}
+
+  get(uuid: string): TemplateRecord {
+    const record = this.repo.getByUuid(uuid);
+    if (!record) throw notFound('Template');
+    return record;
+  }
+
+  /** By uuid, or by the integer id documents carry. */
+  find(ref: string | number): TemplateRecord | undefined {
+    if (typeof ref === 'number' || /^\d{1,15}$/.test(ref)) return this.repo.getById(Number(ref));
+    return this.repo.getByUuid(ref);
+  }
+
+  list(name: string | undefined, offset: number, limit: number): { total: number; items: TemplateRecord[] } {
+    return this.repo.list({ name, offset, limit });
+  }
+
+  file(uuid: string): { record: TemplateRecord; bytes: Buffer } {
+    const record = this.get(uuid);
+    return { record, bytes: this.repo.readFile(record) };
+  }
+
+  filePath(record: TemplateRecord): string {
+    return this.repo.filePath(record);
+  }
+
+  async create(input: Record<string, unknown>, file: UploadedFile | undefined, extra: { sampleData?: Record<string, unknown> } = {}): Promise<TemplateRecord> {
+    const v = new Violations();
+    if (!file) {
+      const hint = typeof input.google_doc_id === 'string' && input.google_doc_id !== ''
+        ? ' docloom works offline: download the Google Doc as .docx (File → Download → Microsoft Word) and upload it with its google_doc_id.'
+        : '';
+      v.add('file', `The file field is required.${hint}`);
+    }
+    const kind = file ? this.#kindOf(file) : undefined;
+    const settings = this.#settings(v, input, kind ?? 'json', true, await docxOutputAvailable());
+    v.throwIfAny();
+    const delimiters = settings.delimiters ?? DEFAULT_DELIMITERS;
+    const compiled = await this.#compile(kind!, file!.bytes, delimiters);
+    const engine = await loadEngine();
+    const now = nowIso();
+    const base = path.basename(file!.filename);
+    return this.repo.create(
+      {
+        uuid: crypto.randomUUID(),
+        name: settings.name ?? (base.replace(/\.[^.]+$/, '') || 'Template'),
+        description: settings.description ?? '',
+        kind: kind!,
+        original_filename: base,
+        google_doc_id: settings.google_doc_id ?? null,
+        output_filename: settings.output_filename ?? null,
+        output_filetype: settings.output_filetype ?? 'pdf',
+        editable: settings.editable ?? null,
+        password: settings.password ?? null,
+        expiration: settings.expiration ?? DEFAULT_EXPIRATION,
+        delimiters,
+        fields: compiled.fields,
+        sample_data: extra.sampleData ?? engine.sampleData(compiled.fields),
+        schema: engine.dataSchema(compiled.fields),
+        created_at: now,
+        updated_at: now,
+      },
+      file!.bytes,
+    );
+  }
+
+  async update(uuid: string, input: Record<string, unknown>, file: UploadedFile | undefined): Promise<TemplateRecord> {
+    const current = this.get(uuid);
+    const v = new Violations();
+    const kind = file ? this.#kindOf(file) : current.kind;
+    const settings = this.#settings(v, input, kind, false, await docxOutputAvailable());
+    // A .json file replacing a .docx one cannot keep .docx output.
+    if (kind === 'json' && current.output_filetype === 'docx' && settings.output_filetype === undefined) settings.output_filetype = 'pdf';
+    v.throwIfAny();
+    const patch: Partial<TemplateRecord> = { ...settings, updated_at: nowIso() };
+    const delimiters = settings.delimiters ?? current.delimiters;
+    const delimitersChanged = delimiters[0] !== current.delimiters[0] || delimiters[1] !== current.delimiters[1];
+    if (file || delimitersChanged) {
+      // A new file, or the same file read with other delimiters: check it again; it is a new version.
+      const bytes = file ? file.bytes : this.repo.readFile(current);
+      const compiled = await this.#compile(kind, bytes, delimiters);
+      const engine = await loadEngine();
+      Object.assign(patch, {
+        kind,
+        version: current.version + 1,
+        fields: compiled.fields,
+        sample_data: engine.sampleData(compiled.fields),
+        schema: engine.dataSchema(compiled.fields),
+      });
+      if (file) patch.original_filename = path.basename(file.filename);
+      const updated = this.repo.update(uuid, patch, bytes);
+      if (!updated) throw notFound('Template');
+      return updated;
+    }
+    const updated = this.repo.update(uuid, patch);
+    if (!updated) throw notFound('Template');
+    return updated;
+  }
+
+  remove(uuid: string): void {
+    if (!this.repo.remove(uuid)) throw notFound('Template');
+  }
+
+  /**
+   * Offers the sample templates from resources/templates/index.json (`[{file, name, description,
+   * output_filename, data}]`, `data` being the sample data or the name of a JSON file holding it). A sample that
+   * fails to import is logged and skipped, never fatal.
+   */
+  async seed(resourcesDir: string, log: (line: string) => void): Promise<number> {
+    const dir = path.join(resourcesDir, 'templates');
+    let index: Array<{ file: string; name?: string; description?: string; output_filename?: string; data?: Record<string, unknown> | string; delimiters?: string }>;
+    try {
+      index = JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8'));
+      if (!Array.isArray(index)) throw new Error('index.json is not an array');
+    } catch (err) {
+      log(`samples: none offered (${(err as Error).message})`);
+      return 0;
+    }
+    let count = 0;
+    for (const entry of index) {
+      try {
+        const bytes = fs.readFileSync(path.join(dir, entry.file));
+        const sampleData = typeof entry.data === 'string'
+          ? (JSON.parse(fs.readFileSync(path.join(dir, entry.data), 'utf8')) as Record<string, unknown>)
+          : entry.data;
+        await this.create(
+          { name: entry.name, description: entry.description, output_filename: entry.output_filename, delimiters: entry.delimiters },
+          { filename: path.basename(entry.file), bytes },
+          { sampleData },
+        );
+        count++;
+      } catch (err) {
+        const detail = err instanceof ServiceError && err.errors ? JSON.stringify(err.errors) : (err as Error).message;
+        log(`samples: ${entry.file} skipped: ${detail}`);
+      }
+    }
+    return count;
+  }
+
+  #kindOf(file: UploadedFile): TemplateKind {
+    const kind = KINDS[path.extname(file.filename).toLowerCase()];
+    if (!kind) throw new ServiceError('unsupported_type', 'The file must be a .docx (Word) or .json (docloom) template.');
+    return kind;
+  }
+
+  async #compile(kind: TemplateKind, bytes: Uint8Array, delimiters: [string, string]) {
+    const engine = await loadEngine();
+    const result = engine.compileTemplate({ kind, bytes, delimiters });
+    if (!result.ok) throw validationError({ file: result.errors.map(describeTemplateError) }, result.errors);
+    return result;
+  }
+
+  #settings(v: Violations, input: Record<string, unknown>, kind: TemplateKind, creating: boolean, docxOutput: boolean): Settings {
+    const s: Settings = {};
+    const name = optionalString(v, 'name', input.name);
+    if (name !== undefined) {
+      if (name.trim() === '') {
+        if (!creating) v.add('name', 'The name field must not be empty.');
+      } else s.name = name.trim();
+    }
+    const description = optionalString(v, 'description', input.description, 65_535);
+    if (description !== undefined) s.description = description;
+    const outputFilename = optionalString(v, 'output_filename', input.output_filename);
+    if (outputFilename !== undefined) s.output_filename = outputFilename.trim() === '' ? null : outputFilename;
+    const filetype = optionalString(v, 'output_filetype', input.output_filetype);
+    if (filetype !== undefined && filetype !== '') {
+      const type = filetype.toLowerCase();
+      if (type === 'pdf' || (type === 'docx' && kind === 'docx' && docxOutput)) s.output_filetype = type;
+      else v.add('output_filetype', 'The selected output filetype is invalid.');
+    }
+    const editable = optionalFlag(v, 'editable', input.editable);
+    if (editable !== undefined) s.editable = editable;
+    const password = optionalString(v, 'password', input.password);
+    if (password !== undefined) s.password = password === '' ? null : password;
+    const expiration = optionalExpiration(v, input.expiration);
+    if (expiration !== undefined) s.expiration = expiration;
+    const delimiters = optionalDelimiters(v, input.delimiters);
+    if (delimiters !== undefined) s.delimiters = delimiters;
+    const googleDocId = optionalString(v, 'google_doc_id', input.google_doc_id);
+    if (googleDocId !== undefined) s.google_doc_id = googleDocId === '' ? null : googleDocId;
+    return s;
+  }
+}

@@ -1,0 +1,112 @@
+/** Field checks shared by the template and document services, with Laravel's wording. */
+import type { Violations } from './errors.js';
+import { parseFlag } from './tokens.js';
+
+export const EXPIRATION_MIN = 1;
+export const EXPIRATION_MAX = 5_256_000;
+export const DEFAULT_EXPIRATION = 43_200;
+
+/** "template_id" → "template id" (Laravel's attribute names in messages). */
+export function label(field: string): string {
+  return field.replace(/_/g, ' ');
+}
+
+export function optionalString(v: Violations, field: string, value: unknown, max = 255): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') value = String(value);
+  if (typeof value !== 'string') {
+    v.add(field, `The ${label(field)} field must be a string.`);
+    return undefined;
+  }
+  if (value.length > max) {
+    v.add(field, `The ${label(field)} field must not be greater than ${max} characters.`);
+    return undefined;
+  }
+  return value;
+}
+
+export function optionalFlag(v: Violations, field: string, value: unknown): boolean | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const flag = parseFlag(value);
+  if (flag === undefined) v.add(field, `The ${label(field)} field must be true or false.`);
+  return flag;
+}
+
+export function optionalExpiration(v: Violations, value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n)) {
+    v.add('expiration', 'The expiration field must be an integer.');
+    return undefined;
+  }
+  if (n < EXPIRATION_MIN || n > EXPIRATION_MAX) {
+    v.add('expiration', `The expiration field must be between ${EXPIRATION_MIN} and ${EXPIRATION_MAX}.`);
+    return undefined;
+  }
+  return n;
+}
+
+const LOCALE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
+
+export function optionalLocale(v: Violations, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !LOCALE.test(value)) {
+    v.add('locale', 'The locale field format is invalid.');
+    return undefined;
+  }
+  try {
+    return Intl.getCanonicalLocales(value.replace(/_/g, '-'))[0];
+  } catch {
+    v.add('locale', 'The locale field format is invalid.');
+    return undefined;
+  }
+}
+
+/** "{{ }}", "<< >>", "[ ]": two markers separated by white space. */
+export function optionalDelimiters(v: Violations, value: unknown): [string, string] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const parts = typeof value === 'string' ? value.trim().split(/\s+/) : [];
+  if (parts.length !== 2 || parts.some((p) => p.length > 10) || parts[0] === parts[1]) {
+    v.add('delimiters', 'The delimiters field must be an opening and a closing marker separated by a space, such as "{{ }}" or "<< >>".');
+    return undefined;
+  }
+  return [parts[0], parts[1]];
+}
+
+/** The data object: a JSON object, given as a string (forms) or an object (JSON bodies). */
+export function requiredDataObject(v: Violations, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') {
+    v.add('data', 'The data field is required.');
+    return undefined;
+  }
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    v.add('data', 'The data field must be a valid JSON object.');
+    return undefined;
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Lists and tables in the data may hold at most `max` rows (CONTRACT.md §8); reports the first offender per path. */
+export function checkRowLimits(v: Violations, data: unknown, max: number, path = 'data'): void {
+  if (Array.isArray(data)) {
+    if (data.length > max) {
+      v.add(path, `The ${path} field must not have more than ${max} items.`);
+      return;
+    }
+    for (const item of data) if (typeof item === 'object' && item !== null) checkRowLimits(v, item, max, path);
+    return;
+  }
+  if (typeof data === 'object' && data !== null) {
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value === 'object' && value !== null) checkRowLimits(v, value, max, `${path}.${key}`);
+    }
+  }
+}

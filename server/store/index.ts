@@ -1,0 +1,97 @@
+/**
+ * The store: the one module that knows lowdb and the data dir's layout (docs/store.md). The service opens it
+ * whole and exclusively; the CLI opens the parts it needs (tokens, templates) while a service may be running.
+ */
+import fs from 'node:fs';
+import { Layout } from './layout.js';
+import { openMeta, writeMeta, type Meta } from './meta.js';
+import { acquireLock } from './lock.js';
+import { loadSecret } from './secret.js';
+import { TokenRepository } from './tokens.js';
+import { TemplateRepository } from './templates.js';
+import { DocumentRepository } from './documents.js';
+import { DocumentFiles } from './document-files.js';
+import { IdempotencyLog } from './idempotency.js';
+
+export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
+export type { DocumentFilter } from './documents.js';
+export type { FileVariant } from './document-files.js';
+export { TokenRepository } from './tokens.js';
+export { TemplateRepository } from './templates.js';
+export { DocumentRepository } from './documents.js';
+export { SHARD_SIZE } from './layout.js';
+
+export interface Store {
+  readonly dataDir: string;
+  /** True when this data dir was created by this open (first start). */
+  readonly fresh: boolean;
+  readonly meta: Readonly<Meta>;
+  readonly secret: Buffer;
+  readonly tokens: TokenRepository;
+  readonly templates: TemplateRepository;
+  readonly documents: DocumentRepository;
+  readonly files: DocumentFiles;
+  readonly idempotency: IdempotencyLog;
+  markSamplesSeeded(): void;
+  /** Waits for pending writes and releases the data dir. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  log?: (line: string) => void;
+}
+
+function prepare(dataDir: string, log: (line: string) => void): { layout: Layout; meta: Meta; fresh: boolean } {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const layout = new Layout(dataDir);
+  const { meta, fresh } = openMeta(layout, log);
+  return { layout, meta, fresh };
+}
+
+/** Opens the whole store for the service; fails if another service holds the data dir. */
+export async function openStore(dataDir: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const log = options.log ?? (() => undefined);
+  const { layout, meta, fresh } = prepare(dataDir, log);
+  const release = acquireLock(layout);
+  try {
+    // Temp files of writes cut short by a crash.
+    fs.rmSync(layout.tmp, { recursive: true, force: true });
+    fs.mkdirSync(layout.tmp, { recursive: true });
+    const documents = await DocumentRepository.open(layout);
+    const store: Store = {
+      dataDir,
+      fresh,
+      meta,
+      secret: loadSecret(layout),
+      tokens: new TokenRepository(layout.tokens),
+      templates: new TemplateRepository(layout),
+      documents,
+      files: new DocumentFiles(layout),
+      idempotency: new IdempotencyLog(layout.idempotency),
+      markSamplesSeeded() {
+        meta.samples_seeded = true;
+        writeMeta(layout, meta);
+      },
+      async close() {
+        await documents.flush();
+        release();
+      },
+    };
+    return store;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Tokens only (the CLI's `token` commands); safe while a service runs on the same data dir. */
+export function openTokenStore(dataDir: string): TokenRepository {
+  const { layout } = prepare(dataDir, () => undefined);
+  return new TokenRepository(layout.tokens);
+}
+
+/** Templates only (the CLI's `import`); safe while a service runs on the same data dir. */
+export function openTemplateStore(dataDir: string): TemplateRepository {
+  const { layout } = prepare(dataDir, () => undefined);
+  return new TemplateRepository(layout);
+}

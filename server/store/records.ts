@@ -1,0 +1,77 @@
+/**
+ * The records the store keeps, as written to disk. Datetimes are ISO 8601 strings with milliseconds (the HTTP
+ * layer prints them in Laravel's microsecond format). Names follow the API's snake_case so the files read like
+ * the responses.
+ */
+import type { Field } from '../engine/model/types.js';
+
+export type TemplateKind = 'json' | 'docx';
+
+export interface TemplateRecord {
+  id: number;
+  uuid: string;
+  name: string;
+  description: string;
+  kind: TemplateKind;
+  original_filename: string;
+  google_doc_id: string | null;
+  output_filename: string | null;
+  output_filetype: string;
+  /** null when never set (the list response shows null then). */
+  editable: boolean | null;
+  password: string | null;
+  /** Minutes a generated document is kept. */
+  expiration: number;
+  delimiters: [string, string];
+  /** Increases whenever the file or the delimiters change (the compiled-template cache key). */
+  version: number;
+  fields: Field[];
+  sample_data: Record<string, unknown>;
+  schema: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface DocumentRecord {
+  id: number;
+  status: DocumentStatus;
+  output_filename: string | null;
+  output_type: string;
+  template_id: number;
+  template_uuid: string;
+  editable: 0 | 1;
+  password: string | null;
+  test: 0 | 1;
+  locale: string | null;
+  expires_at: string;
+  expired: 0 | 1;
+  error: { code: string; message: string } | null;
+  pages: number | null;
+  size: number | null;
+  /** True when an editable copy (the filled .docx) was written beside the output. */
+  has_editable: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TokenRecord {
+  id: number;
+  name: string;
+  /** SHA-256 (hex) of the 40-character secret part; the token itself is never stored. */
+  hash: string;
+  read_only: boolean;
+  created_at: string;
+}
+
+export interface IdempotencyEntry {
+  /** `<token id>:<key>` */
+  key: string;
+  /** SHA-256 of the request's normalised body. */
+  hash: string;
+  status: number;
+  document_id: number;
+  /** Epoch ms. */
+  at: number;
+}

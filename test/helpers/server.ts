@@ -1,0 +1,57 @@
+/**
+ * A real docloom service on a free port over a temporary data dir, for tests (service, GUI, Electron helpers).
+ * Samples are not seeded unless asked (`seedSamples: true`); rendering is inline unless `renderWorkers` is given.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type Config } from '../../server/index.js';
+
+export interface TestServer {
+  /** Base URL, e.g. http://127.0.0.1:40123 (the API is under /api). */
+  url: string;
+  port: number;
+  /** A read-write token. */
+  token: string;
+  readOnlyToken: string;
+  dataDir: string;
+  config: Config;
+  /** fetch(url + path) with `Authorization: Bearer <token>` unless the init sets its own Authorization. */
+  api(pathname: string, init?: RequestInit): Promise<Response>;
+  createSignInCode(): string;
+  /** Stops the service and removes the data dir. */
+  close(): Promise<void>;
+  /** Log lines the service wrote (log level from overrides, default 'error'). */
+  logs: string[];
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-test-'));
+  const logs: string[] = [];
+  const server = await startServer({
+    env: {},
+    config: { port: 0, seedSamples: false, renderWorkers: 0, logLevel: 'error', ...overrides, dataDir },
+    log: (line) => logs.push(line),
+  });
+  const { token } = await server.createToken('test');
+  const { token: readOnlyToken } = await server.createToken('test (read-only)', { readOnly: true });
+  return {
+    url: server.url,
+    port: server.port,
+    token,
+    readOnlyToken,
+    dataDir,
+    config: server.config,
+    logs,
+    createSignInCode: () => server.createSignInCode(),
+    api(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${server.url}${pathname}`, { ...init, headers });
+    },
+    async close() {
+      await server.close();
+      if (!overrides.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Filled .docx output: output_type=docx for DOCX templates, and the editable copy (editable=1) beside the PDF.
+ * Both need the engine's DOCX filler on the facade (`fillDocx`); until it is exported there, the first test checks
+ * that .docx output is refused cleanly and the others are skipped with that reason.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { docxOutputAvailable } from '../../server/services/docx-output.js';
+import { pdfText, squash } from '../helpers/pdf.js';
+import { createDocument, json, uploadTemplate } from './support.js';
+
+const FIXTURE = '/work/shared/fixtures/docxtemplater-examples/tag-example.docx';
+const available = await docxOutputAvailable();
+const NO_FILLER = available ? false : 'the engine facade does not export fillDocx yet';
+
+let s: TestServer;
+let uuid: string;
+before(async () => {
+  s = await startTestServer();
+  const up = await uploadTemplate(s, { name: 'tag-example.docx', bytes: fs.readFileSync(FIXTURE) }, { delimiters: '{ }' });
+  assert.equal(up.status, 201, JSON.stringify(up.body));
+  uuid = up.body.template.uuid;
+});
+after(async () => {
+  await s.close();
+});
+
+/** The text of word/document.xml inside a .docx (stored or deflated entry), tags stripped. */
+function docxText(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes);
+  for (let i = 0; i + 30 < buf.length; i++) {
+    if (buf.readUInt32LE(i) !== 0x04034b50) continue;
+    const method = buf.readUInt16LE(i + 8);
+    const size = buf.readUInt32LE(i + 18);
+    const nameLen = buf.readUInt16LE(i + 26);
+    const extraLen = buf.readUInt16LE(i + 28);
+    const name = buf.toString('utf8', i + 30, i + 30 + nameLen);
+    if (name !== 'word/document.xml') continue;
+    const start = i + 30 + nameLen + extraLen;
+    const raw = buf.subarray(start, start + size);
+    const xml = (method === 8 ? inflateSync(raw, { finishFlush: 2 }) : raw).toString('utf8');
+    return xml.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  }
+  throw new Error('no word/document.xml');
+}
+
+test('output_type=docx is accepted exactly when the filler exists', async () => {
+  const { status, body } = await createDocument(s, { template_id: uuid, data: JSON.stringify({ first_name: 'Hipp', last_name: 'Edgar' }), output_type: 'docx' });
+  if (!available) {
+    assert.equal(status, 422);
+    assert.deepEqual(body.errors, { output_type: ['The selected output type is invalid.'] });
+    const info = await json(await s.api('/api/info'));
+    assert.deepEqual(info.output_types, ['pdf']);
+    return;
+  }
+  assert.equal(status, 201);
+  assert.equal(body.document.status, 'completed', JSON.stringify(body.document.error));
+  assert.equal(body.document.output_type, 'docx');
+  assert.equal(body.document.output_filename, 'tag-example.docx');
+  assert.equal(body.document.pages, null);
+  const res = await fetch(body.document.download_url);
+  assert.equal(res.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  assert.match(docxText(new Uint8Array(await res.arrayBuffer())), /Hipp/);
+});
+
+test('editable=1 on a DOCX template keeps the filled .docx beside the PDF (editable_url)', { skip: NO_FILLER }, async () => {
+  const { body } = await createDocument(s, { template_id: uuid, data: JSON.stringify({ first_name: 'Hipp', last_name: 'Edgar' }), editable: '1' });
+  const d = body.document;
+  assert.equal(d.status, 'completed', JSON.stringify(d.error));
+  assert.equal(d.editable, 1);
+  assert.match(d.editable_url, /\/api\/document\/\d+\/editable\?expires=\d+&signature=[0-9a-f]{64}$/);
+  assert.match(squash(pdfText(new Uint8Array(await (await fetch(d.download_url)).arrayBuffer()))), /Hipp/);
+  const copy = await fetch(d.editable_url);
+  assert.equal(copy.status, 200);
+  assert.match(copy.headers.get('content-disposition') ?? '', /tag-example\.docx/);
+  assert.match(docxText(new Uint8Array(await copy.arrayBuffer())), /Hipp/);
+  const file = path.join(s.dataDir, 'documents/files/000000', `${d.id}.editable.docx`);
+  assert.ok(fs.existsSync(file));
+  await s.api(`/api/document/${d.id}`, { method: 'DELETE' });
+  assert.equal(fs.existsSync(file), false);
+});
+
+test('a document without an editable copy has editable_url null and /editable answers 404', async () => {
+  const { body } = await createDocument(s, { template_id: uuid, data: JSON.stringify({ first_name: 'A' }) });
+  assert.equal(body.document.editable_url, null);
+  assert.equal((await s.api(`/api/document/${body.document.id}/editable`)).status, 404);
+});
