@@ -8,7 +8,7 @@
 import type { Delimiters, DocMetadata, Field, TemplateError, TemplateModel } from './model/types.js';
 import { DEFAULT_DELIMITERS } from './model/types.js';
 import { loadJsonTemplate } from './json/load.js';
-import { importDocx } from './docx/import.js';
+import { importDocx, type DocxLimits } from './docx/import.js';
 import { compileTags, type CompiledTemplate } from './tags/compile.js';
 import { bindTemplate, type BindLimits } from './bind/bind.js';
 import { renderModel } from './pdf/render.js';
@@ -26,7 +26,11 @@ export interface TemplateSource {
   kind: TemplateKind;
   bytes: Uint8Array;
   delimiters?: Delimiters;
+  /** Zip-bomb limits for .docx files (CONTRACT.md §8); each one left out keeps its default. */
+  docxLimits?: Partial<DocxLimits>;
 }
+
+export type { DocxLimits } from './docx/import.js';
 
 export type CompileResult =
   | { ok: true; template: CompiledTemplate; fields: Field[] }
@@ -64,8 +68,10 @@ export function compileTemplate(source: TemplateSource): CompileResult {
   const delimiters = source.delimiters ?? DEFAULT_DELIMITERS;
   let model: TemplateModel;
   try {
-    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes);
+    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes, { limits: source.docxLimits });
   } catch (err) {
+    // The reader's own code stays (unsupported_file, too_large, invalid_template) so the service can answer
+    // 415, 413 or 422 from it.
     if (err instanceof EngineError) {
       return { ok: false, errors: [{ code: err.code, message: err.message, location: { part: 'file' } }] };
     }

@@ -41,16 +41,7 @@ const BROKEN: Record<string, { count: number; atLeast?: boolean; parts?: string[
  * implement yet; the importer's model of each is checked in the first test. Marked todo (they still run and
  * report) until the compiler handles them.
  */
-const COMPILER_GAPS: Record<string, string> = {
-  'page-break-inside-condition': 'compiler: `{/}` (close the innermost section) is not accepted',
-  'quotes-in-tag': 'compiler: `{/}` (close the innermost section) is not accepted',
-  'regression-par-in-par': 'compiler: `{/}` (close the innermost section) is not accepted',
-  'tag-product-loop': 'compiler: `{#proof} It works because {reason}` + `{/proof}` in the next paragraph is refused (section_spans_paragraphs)',
-  'tag-spanning-multiline': 'compiler: a tag whose delimiters are in different paragraphs (`{` ¶ `last_name}`) is refused',
-  'errors-footer-and-header': 'compiler: a stray close delimiter (`{title}}` in the header) is not an error; body reports 2',
-  'multi-errors': 'compiler: reports 3 errors (docxtemplater: 4+)',
-  'table-unbalanced-loop': 'compiler: accepts {#a} rows overlapping an inline {#b} in the same row',
-};
+const COMPILER_GAPS: Record<string, string> = {};
 
 test('every fixture imports into a model with its text where Word shows it', () => {
   const expectations: Record<string, (m: ReturnType<typeof importDocx>) => void> = {

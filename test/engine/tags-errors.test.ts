@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { compileTemplate } from '../../server/engine/index.js';
 import type { Delimiters, TemplateError } from '../../server/engine/model/types.js';
 
@@ -42,11 +43,18 @@ test('an open delimiter that is never closed', () => {
 });
 
 test('empty tags of every kind', () => {
-  const errors = errorsOf({ body: ['{{}} and {{ }} and {{#}} and {{%}} and {{/ }}'] });
+  const errors = errorsOf({ body: ['{{}} and {{ }} and {{#}} and {{^ }} and {{%}}'] });
   assert.deepEqual(
     brief(errors),
-    ['{{}}', '{{ }}', '{{#}}', '{{%}}', '{{/ }}'].map((tag) => ['empty_tag', 'body', 1, tag]),
+    ['{{}}', '{{ }}', '{{#}}', '{{^ }}', '{{%}}'].map((tag) => ['empty_tag', 'body', 1, tag]),
   );
+});
+
+test('{{/}} closes the innermost open section; with none open it is an unopened section', () => {
+  const ok = compileTemplate({ kind: 'json', bytes: new TextEncoder().encode(JSON.stringify({ docloom: 1, body: ['{{#a}}{{#b}}x{{/}}{{/ }}', '{{#c}}', 'y', '{{/}}'] })) });
+  assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
+  assert.deepEqual(brief(errorsOf({ body: ['text {{/}}'] })), [['unopened_section', 'body', 1, '{{/}}']]);
+  assert.deepEqual(brief(errorsOf({ body: ['{{#a}}{{/}}{{/}}'] })), [['unopened_section', 'body', 1, '{{/}}']]);
 });
 
 test('unknown filters and bad filter arguments', () => {
@@ -78,6 +86,42 @@ test('a second open delimiter inside a tag', () => {
   assert.deepEqual(brief(errors), [['duplicate_open_delimiter', 'body', 1, '{{a {{b}}']]);
 });
 
+test('a close delimiter that closes nothing: doubled after a tag, or stray in text', () => {
+  const errors = errorsOf({ body: ['Header {{title}}}}', 'Total: 5}} and {{ok}}', '{{a}} }}'] });
+  assert.deepEqual(brief(errors), [
+    ['duplicate_close_delimiter', 'body', 1, '{{title}}}}'],
+    ['unopened_tag', 'body', 2, 'Total: 5}}'],
+    ['unopened_tag', 'body', 3, '}}'],
+  ]);
+  assert.equal(errors[0].message, 'The tag {{title}} is followed by a second }}, which closes nothing.');
+  assert.equal(errors[1].message, 'The }} in "Total: 5}}" closes no tag: its {{ is missing.');
+  // With single braces, as docxtemplater's examples use them.
+  assert.deepEqual(brief(errorsOf({ body: ['{title}} x}'] }, ['{', '}'])), [
+    ['duplicate_close_delimiter', 'body', 1, '{title}}'],
+    ['unopened_tag', 'body', 1, 'x}'],
+  ]);
+});
+
+test('a tag broken over paragraphs is one tag; an open delimiter followed by another is still unclosed', () => {
+  const ok = compileTemplate({
+    kind: 'json',
+    bytes: new TextEncoder().encode(JSON.stringify({ docloom: 1, body: ['Dear {{first', '', '_name}}, hello', 'Ms {{', 'last_name', '}}'] })),
+  });
+  assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
+  assert.deepEqual(ok.fields.map((f) => f.name), ['first_name', 'last_name']);
+  // Paragraphs keep their numbers after a join; the next open delimiter ends the search.
+  assert.deepEqual(brief(errorsOf({ body: ['{{a', 'b}}', '{{x | nope}}', '{{c', '{{d}}', '{{e'] })), [
+    ['unknown_filter', 'body', 3, '{{x | nope}}'],
+    ['unclosed_tag', 'body', 4, '{{c'],
+    ['unclosed_tag', 'body', 6, '{{e'],
+  ]);
+  // Only paragraphs of the same body or cell join: a table in between stops it.
+  assert.deepEqual(brief(errorsOf({ body: ['{{a', { type: 'table', rows: [['x']] }, 'b}}'] })), [
+    ['unclosed_tag', 'body', 1, '{{a'],
+    ['unopened_tag', 'body', 3, 'b}}'],
+  ]);
+});
+
 test('a section opened in a table cell and closed outside that table', () => {
   const errors = errorsOf({ body: [{ type: 'table', rows: [['{{#a}}x']] }, '{{/a}}'] });
   assert.deepEqual(brief(errors), [['section_crosses_table', 'body', 1, '{{#a}}']]);
@@ -99,9 +143,24 @@ test('a section opened outside a table and closed in a cell, or in another table
   assert.match(nested[0].message, /outside that table/);
 });
 
-test('a section over several paragraphs needs its tags alone in their paragraphs', () => {
-  const errors = errorsOf({ body: ['{{#a}} text', 'middle', '{{/a}}'] });
-  assert.deepEqual(brief(errors), [['section_spans_paragraphs', 'body', 1, '{{#a}}']]);
+test('a section in the rows of a table loop but outside its tags is refused (docxtemplater: unbalanced loop)', () => {
+  const errors = errorsOf({ body: [{ type: 'table', rows: [['{{#a}}X', '{{/a}}{{#b}}Y{{/b}}'], ['{{#c}}Z{{/c}}']] }] });
+  assert.deepEqual(brief(errors), [['overlapping_table_sections', 'body', 2, '{{#b}}']]);
+  assert.match(errors[0].message, /in table row 1, which the table section \{\{#a\}\} repeats/);
+  // Before the loop's open tag, and in a table nested in one of its rows, too.
+  assert.deepEqual(brief(errorsOf({ body: [{ type: 'table', rows: [['{{^d}}-{{/d}} {{#a}}X', '{{/a}}']] }] })), [
+    ['overlapping_table_sections', 'body', 1, '{{^d}}'],
+  ]);
+  const nested = { type: 'table', rows: [['{{#n}}in{{/n}}']] };
+  assert.deepEqual(brief(errorsOf({ body: [{ type: 'table', rows: [['{{#a}}X', '{{/a}}'], [{ blocks: ['y'] }, { blocks: ['z'] }]] }, 'ok', { type: 'table', rows: [['{{#a}}X', { blocks: ['{{/a}}', nested] }]] }] })), [
+    ['overlapping_table_sections', 'body', 8, '{{#n}}'],
+  ]);
+  // Inside the loop, in other rows, or a plain variable after its close tag: all fine.
+  const ok = compileTemplate({
+    kind: 'json',
+    bytes: new TextEncoder().encode(JSON.stringify({ docloom: 1, body: [{ type: 'table', rows: [['{{#a}}{{#b}}X{{/b}}', '{{/a}} {{note}}'], ['{{#c}}Z{{/c}}', '']] }] })),
+  });
+  assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
 });
 
 test('system tags, image sizes and overlapping table loops', () => {
@@ -173,8 +232,7 @@ test('every error is collected: a template with twelve mistakes reports twelve e
       '{{one {{two}}',
       { type: 'table', rows: [['{{#cell}}x']] },
       '{{/cell}}',
-      '{{#p}} with text',
-      '{{/p}}',
+      'Total: 5}}',
       '{{$nope}}',
     ],
     footer: ['{{%img:wide}}'],
@@ -182,7 +240,7 @@ test('every error is collected: a template with twelve mistakes reports twelve e
   assert.equal(errors.length, 12, JSON.stringify(brief(errors)));
   assert.deepEqual(new Set(errors.map((e) => e.code)), new Set([
     'unclosed_section', 'unopened_section', 'mismatched_section', 'unclosed_tag', 'empty_tag', 'unknown_filter',
-    'bad_filter_argument', 'duplicate_open_delimiter', 'section_crosses_table', 'section_spans_paragraphs',
+    'bad_filter_argument', 'duplicate_open_delimiter', 'section_crosses_table', 'unopened_tag',
     'unknown_system_tag', 'invalid_image_size',
   ]));
   for (const e of errors) {
@@ -209,6 +267,21 @@ test('a bad file is one error located at the file', () => {
     assert.equal(result.errors[0].location.part, 'file');
     assert.match(result.errors[0].message, /^\$\.body\[0\]: /);
   }
+});
+
+test('a .docx that cannot be read keeps the reader\'s code: unsupported_file, too_large (docxLimits), invalid_template', () => {
+  const docx = new Uint8Array(fs.readFileSync('/work/shared/fixtures/docxtemplater-examples/tag-example.docx'));
+  const codeOf = (source: Parameters<typeof compileTemplate>[0]): [string, string] => {
+    const result = compileTemplate(source);
+    assert.equal(result.ok, false);
+    return result.ok ? ['', ''] : [result.errors[0].code, result.errors[0].location.part];
+  };
+  assert.deepEqual(codeOf({ kind: 'docx', bytes: new TextEncoder().encode('not a zip') }), ['unsupported_file', 'file']);
+  assert.deepEqual(codeOf({ kind: 'docx', bytes: docx, docxLimits: { maxUncompressedBytes: 1000 } }), ['too_large', 'file']);
+  assert.deepEqual(codeOf({ kind: 'docx', bytes: docx, docxLimits: { maxEntries: 2 } }), ['too_large', 'file']);
+  assert.deepEqual(codeOf({ kind: 'docx', bytes: docx.slice(0, 2000) }), ['invalid_template', 'file']);
+  // The limits left out keep their defaults: the same file compiles.
+  assert.ok(compileTemplate({ kind: 'docx', bytes: docx, delimiters: ['{', '}'], docxLimits: { maxEntryRatio: 100 } }).ok);
 });
 
 test('blank delimiters are refused instead of scanning forever', () => {

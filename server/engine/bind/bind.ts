@@ -43,13 +43,18 @@ interface Ctx {
   limits: BindLimits;
   images: ImageQueue;
   items: number;
+  /**
+   * The paragraph a piece with `openEnd` left open (see CBlock 'para'); a later `joinPrev` piece continues it only
+   * while it is still the last block of the same output list, so a table or another paragraph in between ends it.
+   */
+  openPara: Paragraph | null;
 }
 
 export async function bindTemplate(compiled: CompiledTemplate, data: unknown, options: BindOptions = {}): Promise<TemplateModel> {
   if (compiled?.kind !== 'docloom-compiled') throw new EngineError('invalid_template', 'This is not a compiled template.');
   const limits: BindLimits = { ...DEFAULT_BIND_LIMITS, ...options.limits };
   const locale = checkLocale(options.locale || compiled.locale || DEFAULT_LOCALE);
-  const ctx: Ctx = { stack: [data ?? {}], locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0 };
+  const ctx: Ctx = { stack: [data ?? {}], locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0, openPara: null };
 
   const sections: Section[] = compiled.sections.map((section) => {
     const bound: Section = { page: section.page, body: [] };
@@ -120,13 +125,23 @@ function bindBlocks(blocks: CBlock[], ctx: Ctx, out: Block[]): Block[] {
         out.push(block.block);
         break;
       case 'para': {
+        if (block.joinPrev && ctx.openPara !== null && out[out.length - 1] === ctx.openPara) {
+          // The piece of a paragraph cut by a section's tag continues the paragraph left open just before it.
+          bindInline(block.content, ctx, ctx.openPara.runs);
+          if (!block.openEnd) ctx.openPara = null;
+          break;
+        }
         const runs: Inline[] = [];
         bindInline(block.content, ctx, runs);
-        if (block.dropIfEmpty && runs.length === 0) break;
+        if (block.dropIfEmpty && runs.length === 0) {
+          ctx.openPara = null;
+          break;
+        }
         const para: Paragraph = { type: 'paragraph', runs };
         if (block.style) para.style = block.style;
         if (block.list) para.list = block.list;
         out.push(para);
+        ctx.openPara = block.openEnd ? para : null;
         break;
       }
       case 'section':
@@ -209,6 +224,7 @@ export function bindBodySync(compiled: CompiledTemplate, data: unknown, locale?:
     limits,
     images: new ImageQueue(limits, undefined),
     items: 0,
+    openPara: null,
   };
   const section = compiled.sections[0];
   return section ? bindBlocks(section.body, ctx, []) : [];

@@ -2,6 +2,10 @@
  * Step 1 of compiling one part (body, a header, a footer): walk its blocks in reading order (into table cells,
  * nested tables included), number the paragraphs, join each paragraph's runs into one string so tags split
  * across runs (as Word splits them) are found, and parse every tag.
+ *
+ * A tag broken over paragraphs (`{` ¶ `last_name}`: Enter pressed inside a tag) is read as one tag, as
+ * docxtemplater reads it: the paragraphs it spans become one paragraph (the first one's style), numbered as the
+ * first one.
  */
 import type { Block, Delimiters, Paragraph, Table, TemplateError } from '../model/types.js';
 import { scanTags } from './scan.js';
@@ -71,6 +75,8 @@ export interface ParaInfo {
 export interface PartAnalysis {
   root: Container;
   paragraphs: ParaInfo[];
+  /** Source paragraphs numbered so far (joined paragraphs count each of theirs, so later numbers stay true). */
+  numbered: number;
   /** Every open/close section tag of the part in reading order. */
   sectionTags: TagTok[];
 }
@@ -84,15 +90,18 @@ export interface AnalyzeContext {
 const DEFAULT_CELL_PADDING = 5;
 
 export function analyzePart(blocks: Block[], width: number, ctx: AnalyzeContext): PartAnalysis {
-  const state: PartAnalysis = { root: { kind: 'root', width, items: [] }, paragraphs: [], sectionTags: [] };
+  const state: PartAnalysis = { root: { kind: 'root', width, items: [] }, paragraphs: [], numbered: 0, sectionTags: [] };
   walk(blocks, state.root, state, ctx);
   return state;
 }
 
 function walk(blocks: Block[], container: Container, state: PartAnalysis, ctx: AnalyzeContext): void {
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
     if (block.type === 'paragraph') {
-      container.items.push({ kind: 'para', info: analyzeParagraph(block, container, state, ctx) });
+      const joined = joinSplitTag(blocks, i, ctx.delimiters);
+      container.items.push({ kind: 'para', info: analyzeParagraph(joined.para, container, state, ctx, joined.last - i + 1) });
+      i = joined.last;
     } else if (block.type === 'table') {
       const info: TableInfo = { table: block, container };
       const widths = columnWidths(block, container.width);
@@ -134,7 +143,55 @@ function columnWidths(table: Table, available: number): number[] {
   return table.columns.map((w) => (w > 0 ? w : 0) * scale);
 }
 
-function analyzeParagraph(para: Paragraph, container: Container, state: PartAnalysis, ctx: AnalyzeContext): ParaInfo {
+function paragraphText(para: Paragraph): string {
+  let text = '';
+  for (const run of para.runs) text += run.type === 'text' ? run.text : ATOM;
+  return text;
+}
+
+/** The longest tag read across paragraphs; beyond it an open delimiter is reported as never closed. */
+const MAX_SPLIT_TAG = 200;
+
+/**
+ * When the paragraph at `i` ends inside a tag and a following paragraph of the same block list closes it before
+ * opening another, those paragraphs are one paragraph for the tags. Otherwise the paragraph stays as it is (and
+ * its open delimiter is reported as never closed).
+ */
+function joinSplitTag(blocks: Block[], i: number, delimiters: Delimiters): { para: Paragraph; last: number } {
+  const first = blocks[i] as Paragraph;
+  let text = paragraphText(first);
+  let unclosedAt = scanTags(text, delimiters).unclosedAt;
+  if (unclosedAt < 0) return { para: first, last: i };
+  const [open, close] = delimiters;
+  const parts: Paragraph[] = [first];
+  let last = i;
+  let pending = '';
+  for (let j = i + 1; j < blocks.length; j++) {
+    const next = blocks[j];
+    if (next.type !== 'paragraph') break;
+    const nextText = paragraphText(next);
+    const c = nextText.indexOf(close);
+    const o = nextText.indexOf(open);
+    const spanned = text.length - unclosedAt + pending.length + (c < 0 ? nextText.length : c);
+    if (spanned > MAX_SPLIT_TAG) break;
+    if (c < 0 && o < 0) {
+      pending += nextText;
+      continue;
+    }
+    if (c < 0 || (o >= 0 && o < c)) break;
+    for (let k = last + 1; k <= j; k++) parts.push(blocks[k] as Paragraph);
+    last = j;
+    text += pending + nextText;
+    pending = '';
+    // The joined text may end inside another split tag (`{` ¶ `a} {` ¶ `b}`).
+    unclosedAt = scanTags(text, delimiters).unclosedAt;
+    if (unclosedAt < 0) break;
+  }
+  if (last === i) return { para: first, last: i };
+  return { para: { ...first, runs: parts.flatMap((p) => p.runs) }, last };
+}
+
+function analyzeParagraph(para: Paragraph, container: Container, state: PartAnalysis, ctx: AnalyzeContext, spans: number): ParaInfo {
   const runStarts: number[] = [];
   let text = '';
   for (const run of para.runs) {
@@ -142,7 +199,8 @@ function analyzeParagraph(para: Paragraph, container: Container, state: PartAnal
     text += run.type === 'text' ? run.text : ATOM;
   }
   runStarts.push(text.length);
-  const info: ParaInfo = { num: state.paragraphs.length + 1, para, container, text, runStarts, toks: [] };
+  const info: ParaInfo = { num: state.numbered + 1, para, container, text, runStarts, toks: [] };
+  state.numbered += spans;
   state.paragraphs.push(info);
   const { pieces, problems } = scanTags(text, ctx.delimiters);
   for (const problem of problems) {

@@ -34,12 +34,17 @@ export function buildContainer(container: Container, styles: StyleInterner): CBl
   for (const item of container.items) {
     if (item.kind === 'para') {
       const info = item.info;
+      // A paragraph of nothing but section tags whose partners are elsewhere only marks structure: it vanishes.
       if (isControlParagraph(info)) {
         for (const tok of significant(info) as TagTok[]) {
           if (tok.pair !== 'block') continue;
           if (tok.tag.type === 'open') stack.push({ ref: tok.tag.ref, inverted: tok.tag.inverted, out: [] });
           else closeFrame(stack);
         }
+        continue;
+      }
+      if (info.toks.some((t) => t.kind === 'tag' && t.pair === 'block')) {
+        buildPieces(info, container, styles, stack);
         continue;
       }
       top().out.push(buildParagraph(info, container, styles));
@@ -55,6 +60,56 @@ export function buildContainer(container: Container, styles: StyleInterner): CBl
     if (first) root.out.push({ k: 'static', block: { type: 'paragraph', runs: [], ...(first.info.para.style ? { style: first.info.para.style } : {}) } });
   }
   return root.out;
+}
+
+function isSignificant(tok: Tok): boolean {
+  return tok.kind === 'text' ? !tok.blank : tok.tag.type !== 'comment';
+}
+
+/**
+ * A paragraph holding the tag of a section that spans paragraphs, next to other content (`Intro {{#a}}x`,
+ * `y{{/a}} outro`). It is cut at those tags into pieces; what lies between a section's tags repeats, paragraph
+ * boundaries included, as docxtemplater's paragraph loops do: a piece after a cut continues the paragraph the
+ * piece before it left open (`joinPrev`), and a piece before a cut leaves its paragraph open (`openEnd`).
+ *
+ * Two refinements over that plain reading: a blank piece before an opening tag at the start of the paragraph is
+ * left out (so a section with no items leaves no empty paragraph), and a blank last piece only closes the open
+ * paragraph, never making an empty one of its own (`dropIfEmpty`).
+ */
+function buildPieces(info: ParaInfo, container: Container, styles: StyleInterner, stack: Frame[]): void {
+  const toks = info.toks.filter((t) => t.kind === 'text' || t.pair !== 'rows');
+  const { para } = info;
+  const maxWidth = Math.max(1, container.width - (para.style?.indentLeft ?? 0) - (para.style?.indentRight ?? 0));
+  const cuts: number[] = [];
+  toks.forEach((t, i) => {
+    if (t.kind === 'tag' && t.pair === 'block') cuts.push(i);
+  });
+  for (let piece = 0; piece <= cuts.length; piece++) {
+    const from = piece === 0 ? 0 : cuts[piece - 1] + 1;
+    const to = piece === cuts.length ? toks.length : cuts[piece];
+    const content = toks.slice(from, to);
+    const first = piece === 0;
+    const last = piece === cuts.length;
+    const blank = !content.some(isSignificant);
+    const cutAfter = last ? undefined : (toks[cuts[piece]] as TagTok);
+    const skip = blank && first && cutAfter?.tag.type === 'open';
+    if (!skip) {
+      const block: CBlock = {
+        k: 'para',
+        ...(para.style ? { style: para.style } : {}),
+        ...(para.list ? { list: para.list } : {}),
+        content: buildInline(content, info, maxWidth, styles),
+        dropIfEmpty: blank && last,
+        ...(first ? {} : { joinPrev: true as const }),
+        ...(last ? {} : { openEnd: true as const }),
+      };
+      stack[stack.length - 1].out.push(block);
+    }
+    if (cutAfter) {
+      if (cutAfter.tag.type === 'open') stack.push({ ref: cutAfter.tag.ref, inverted: cutAfter.tag.inverted, out: [] });
+      else closeFrame(stack);
+    }
+  }
 }
 
 function closeFrame(stack: Frame[]): void {

@@ -1,9 +1,11 @@
 /**
  * Step 2: match every section's open tag with its close tag across the part, decide which structure rule
- * each section follows (CONTRACT.md §5) and report everything that does not fit:
+ * each section follows (CONTRACT.md §5, docs/templates.md) and report everything that does not fit:
  *   inline — both tags in one paragraph (the paragraph or the text between them repeats);
- *   block  — open and close tags in paragraphs of their own, in the same body or cell (the blocks between repeat);
+ *   block  — the tags in different paragraphs of the same body or cell: what lies between them repeats, paragraph
+ *            boundaries included (whole blocks when each tag stands alone in its paragraph);
  *   rows   — tags in different cells of one table (the rows from the open tag's row to the close tag's row repeat).
+ * `{{/}}` closes the innermost open section, whatever its name.
  */
 import type { TemplateError } from '../model/types.js';
 import { significant, type Container, type ParaInfo, type PartAnalysis, type TableInfo, type TagTok } from './analyze.js';
@@ -12,8 +14,10 @@ function nameOf(tok: TagTok): string {
   return tok.tag.type === 'open' || tok.tag.type === 'close' ? tok.tag.ref.name : '';
 }
 
+type Report = (tok: TagTok, code: string, message: string) => void;
+
 export function matchSections(analysis: PartAnalysis, part: string, errors: TemplateError[]): void {
-  const report = (tok: TagTok, code: string, message: string): void => {
+  const report: Report = (tok, code, message) => {
     errors.push({ code, message, location: { part, paragraph: tok.para.num, tag: tok.raw } });
   };
   const stack: TagTok[] = [];
@@ -29,7 +33,7 @@ export function matchSections(analysis: PartAnalysis, part: string, errors: Temp
       continue;
     }
     const top = stack[stack.length - 1];
-    if (nameOf(top) === name) {
+    if (nameOf(top) === name || (tok.tag.type === 'close' && tok.tag.innermost)) {
       stack.pop();
       pairs.push([top, tok]);
       continue;
@@ -54,22 +58,11 @@ export function matchSections(analysis: PartAnalysis, part: string, errors: Temp
   for (const [open, close] of pairs) {
     if (open.pair === 'inline' || open.pair === 'block') promoteSingleCellRow(open, close);
   }
-  for (const [open, close] of pairs) {
-    if (open.pair !== 'block') continue;
-    for (const tok of [open, close]) {
-      if (!isControlParagraph(tok.para)) {
-        report(
-          tok,
-          'section_spans_paragraphs',
-          `The section ${open.raw} starts and ends in different paragraphs, so ${open.raw} and ${close.raw} must each stand alone in a paragraph of their own.`,
-        );
-      }
-    }
-  }
   checkRowOverlaps(pairs, report);
+  checkRowLoopNeighbours(pairs, report);
 }
 
-function classify(open: TagTok, close: TagTok, report: (tok: TagTok, code: string, message: string) => void): void {
+function classify(open: TagTok, close: TagTok, report: Report): void {
   open.partner = close;
   close.partner = open;
   const a = open.para.container;
@@ -132,7 +125,7 @@ export function isControlParagraph(info: ParaInfo): boolean {
 }
 
 /** Two table loops may nest but not share a row without one holding the other. */
-function checkRowOverlaps(pairs: Array<[TagTok, TagTok]>, report: (tok: TagTok, code: string, message: string) => void): void {
+function checkRowOverlaps(pairs: Array<[TagTok, TagTok]>, report: Report): void {
   const rows = pairs.filter(([open]) => open.pair === 'rows');
   for (let i = 0; i < rows.length; i++) {
     for (let j = i + 1; j < rows.length; j++) {
@@ -151,6 +144,48 @@ function checkRowOverlaps(pairs: Array<[TagTok, TagTok]>, report: (tok: TagTok, 
           `The table sections ${first[0].raw} and ${second[0].raw} share table row ${secondStart + 1}; start ${second[0].raw} in a later row.`,
         );
       }
+    }
+  }
+}
+
+/** The row of `table` that `tok` sits in (directly in one of its cells, or in a table nested in one), if any. */
+function rowIn(tok: TagTok, table: TableInfo | undefined): number | undefined {
+  let current: Container | undefined = tok.para.container;
+  while (current) {
+    if (current.kind === 'cell' && current.table === table) return current.row;
+    current = current.table?.container;
+  }
+  return undefined;
+}
+
+/**
+ * A table loop repeats its rows whole, so a section written in those rows but outside the loop's tags (`{{#a}}x`
+ * | `{{/a}}{{#b}}y{{/b}}`) would be repeated by a loop it is not part of: docxtemplater refuses this as an
+ * unbalanced loop, and so do we (one error per such section, at its opening tag). Plain variables there are fine:
+ * they repeat with the row.
+ */
+function checkRowLoopNeighbours(pairs: Array<[TagTok, TagTok]>, report: Report): void {
+  const reported = new Set<TagTok>();
+  for (const [open, close] of pairs) {
+    if (open.pair !== 'rows') continue;
+    const table = open.para.container.table;
+    const first = open.para.container.row ?? 0;
+    const last = close.para.container.row ?? 0;
+    for (const [other, otherClose] of pairs) {
+      if (other === open || reported.has(other)) continue;
+      const inside = other.order > open.order && otherClose.order < close.order;
+      const around = other.order < open.order && otherClose.order > close.order;
+      if (inside || around) continue;
+      // Two table loops of one table sharing a row are reported by checkRowOverlaps.
+      if (other.pair === 'rows' && other.para.container.table === table) continue;
+      const row = [rowIn(other, table), rowIn(otherClose, table)].find((r) => r !== undefined && r >= first && r <= last);
+      if (row === undefined) continue;
+      reported.add(other);
+      report(
+        other,
+        'overlapping_table_sections',
+        `The section ${other.raw} is in table row ${row + 1}, which the table section ${open.raw} repeats, but it is written outside ${open.raw}…${close.raw}; move it inside that section or into another row.`,
+      );
     }
   }
 }

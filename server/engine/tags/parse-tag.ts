@@ -1,5 +1,5 @@
 /**
- * Reads what one tag says: `name | filter:"arg"`, `#section`, `^inverted`, `/close`, `%image:200x80`,
+ * Reads what one tag says: `name | filter:"arg"`, `#section`, `^inverted`, `/close` (or `/` alone), `%image:200x80`,
  * `$page`, `! comment`. Compile time only; the result is plain data.
  */
 import type { CName, CompiledFilter } from './types.js';
@@ -8,7 +8,8 @@ import { compileFilter, FILTER_NAMES } from './filters.js';
 export type ParsedTag =
   | { type: 'var'; ref: CName; filters: CompiledFilter[] }
   | { type: 'open'; ref: CName; inverted: boolean }
-  | { type: 'close'; ref: CName }
+  /** `innermost`: `{{/}}` closes whatever section is open (docxtemplater's short form); its `ref` is empty then. */
+  | { type: 'close'; ref: CName; innermost?: true }
   | { type: 'image'; ref: CName; box: { width: number; height: number } | null }
   | { type: 'system'; field: 'page' | 'pages' }
   | { type: 'comment' };
@@ -45,6 +46,7 @@ export function parseTag(inner: string, raw: string): ParseResult {
     case '#':
     case '^':
     case '/': {
+      if (rest === '' && sigil === '/') return { ok: true, tag: { type: 'close', ref: toName(''), innermost: true } };
       if (rest === '') return fail('empty_tag', `The tag ${raw} has no section name.`);
       if (rest.includes('|')) {
         const name = rest.slice(0, rest.indexOf('|')).trim();

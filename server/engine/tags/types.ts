@@ -57,6 +57,13 @@ export type CBlock =
       content: CInline[];
       /** The paragraph held only image tags: when they all come out empty, the paragraph goes too. */
       dropIfEmpty: boolean;
+      /**
+       * A piece of a paragraph cut by the tag of a section that spans paragraphs (`Intro {{#a}}x` ¶ `y{{/a}}`):
+       * `joinPrev` continues the paragraph the binder left open just before, if any (else it starts one with
+       * this style); `openEnd` leaves the paragraph open for the piece bound next. Absent on whole paragraphs.
+       */
+      joinPrev?: true;
+      openEnd?: true;
     }
   | { k: 'section'; ref: CName; inverted: boolean; body: CBlock[] }
   | { k: 'table'; columns: number[]; style?: Table['style']; rows: CRow[] };
