@@ -17,6 +17,7 @@ import { fillText } from './tags/fill-text.js';
 import { sampleData as sampleDataFor } from './tags/sample.js';
 import { dataSchema as dataSchemaFor } from './tags/schema.js';
 import { EngineError } from './errors.js';
+import { fillDocxAsync, type FillDocxOptions } from './docx/fill.js';
 
 export type { CompiledTemplate } from './tags/compile.js';
 export { EngineError } from './errors.js';
@@ -114,3 +115,35 @@ export function sampleData(fields: Field[]): Record<string, unknown> {
 export function dataSchema(fields: Field[]): Record<string, unknown> {
   return dataSchemaFor(fields);
 }
+
+export interface FillDocxRequest {
+  locale?: string;
+  /** Fetches image values that are http(s) URLs (the same outbound-guarded resolver the PDF path uses). */
+  fetchImage?: ImageResolver;
+  limits?: Partial<DocxLimits>;
+  imageBytes?: number;
+  imagePixels?: number;
+}
+
+/**
+ * The filled .docx of a .docx template (output_type=docx, and the editable copy kept beside a PDF), with the same
+ * tag semantics as the PDF. Throws EngineError for bad data.
+ */
+export function fillDocx(
+  bytes: Uint8Array,
+  data: Record<string, unknown>,
+  delimiters: Delimiters,
+  options: FillDocxRequest = {},
+): Promise<Uint8Array> {
+  const fillOptions: FillDocxOptions & { fetchImage?: ImageResolver } = {
+    locale: options.locale,
+    limits: options.limits,
+    imageBytes: options.imageBytes,
+    imagePixels: options.imagePixels,
+    fetchImage: options.fetchImage,
+  };
+  return fillDocxAsync(bytes, data, delimiters, fillOptions);
+}
+
+/** Names the folder of the bundled fonts for this thread (the packaged app keeps them outside the project). */
+export { setFontsDir } from './pdf/render.js';

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { strFromU8, unzipSync } from 'fflate';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { docxOutputAvailable } from '../../server/services/docx-output.js';
 import { pdfText, squash } from '../helpers/pdf.js';
@@ -29,23 +29,11 @@ after(async () => {
   await s.close();
 });
 
-/** The text of word/document.xml inside a .docx (stored or deflated entry), tags stripped. */
+/** The text of word/document.xml inside a .docx, tags stripped. */
 function docxText(bytes: Uint8Array): string {
-  const buf = Buffer.from(bytes);
-  for (let i = 0; i + 30 < buf.length; i++) {
-    if (buf.readUInt32LE(i) !== 0x04034b50) continue;
-    const method = buf.readUInt16LE(i + 8);
-    const size = buf.readUInt32LE(i + 18);
-    const nameLen = buf.readUInt16LE(i + 26);
-    const extraLen = buf.readUInt16LE(i + 28);
-    const name = buf.toString('utf8', i + 30, i + 30 + nameLen);
-    if (name !== 'word/document.xml') continue;
-    const start = i + 30 + nameLen + extraLen;
-    const raw = buf.subarray(start, start + size);
-    const xml = (method === 8 ? inflateSync(raw, { finishFlush: 2 }) : raw).toString('utf8');
-    return xml.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-  }
-  throw new Error('no word/document.xml');
+  const entry = unzipSync(bytes, { filter: (file) => file.name === 'word/document.xml' })['word/document.xml'];
+  if (!entry) throw new Error('no word/document.xml');
+  return strFromU8(entry).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 }
 
 test('output_type=docx is accepted exactly when the filler exists', async () => {

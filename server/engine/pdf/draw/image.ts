@@ -1,0 +1,62 @@
+/**
+ * Drawing prepared images with jsPDF without paying its image processing per document. jsPDF decodes a PNG
+ * and recompresses it (40–110 ms for a 600×200 logo), and turns GIF, WebP and BMP into JPEG, on every
+ * addImage in every new document. Here each image is processed once per process (in a scratch document),
+ * and later documents receive the processed result through an image "format" of our own, which jsPDF's
+ * plugin mechanism (API.process<FORMAT>) lets us add.
+ */
+import { jsPDF } from 'jspdf';
+import { EngineError } from '../../errors.js';
+import type { PreparedImage } from '../images.js';
+
+const FORMAT = 'DOCLOOMCACHED';
+const IMAGES_COLLECTION = 'addImage_images';
+
+/** jsPDF's processed image: the fields its image writer reads (data, size, colour space, filters, masks). */
+type ProcessedImage = Record<string, unknown>;
+
+const processed = new Map<string, ProcessedImage>();
+const MAX_PROCESSED = 64;
+
+// Registered once: jsPDF calls API.process<FORMAT>(data, index, alias) for images of that format.
+(jsPDF.API as unknown as Record<string, unknown>)[`process${FORMAT}`] = function processCached(
+  _data: unknown,
+  index: number,
+  alias: string,
+): ProcessedImage {
+  const image = processed.get(alias);
+  if (!image) throw new Error(`docloom: image ${alias} was not processed`);
+  // A copy: jsPDF writes its object number into the image while saving the document.
+  return { ...image, index, alias, objectId: undefined };
+};
+
+function processOnce(image: PreparedImage): ProcessedImage {
+  const hit = processed.get(image.key);
+  if (hit) return hit;
+  const scratch = new jsPDF({ unit: 'pt', compress: true });
+  try {
+    scratch.addImage(image.data, image.format, 0, 0, 1, 1, image.key, 'FAST');
+  } catch (err) {
+    throw new EngineError('image_invalid', `The ${image.format} image could not be decoded: ${(err as Error).message}`);
+  }
+  const collections = (scratch as unknown as { internal: { collections: Record<string, Record<string, ProcessedImage>> } })
+    .internal.collections;
+  const result = Object.values(collections[IMAGES_COLLECTION] ?? {})[0];
+  if (!result) throw new EngineError('image_invalid', `The ${image.format} image could not be decoded.`);
+  processed.set(image.key, result);
+  if (processed.size > MAX_PROCESSED) processed.delete(processed.keys().next().value!);
+  return result;
+}
+
+/** Checks an image can be embedded (decoding it once); throws EngineError when jsPDF cannot read it. */
+export function ensureProcessed(image: PreparedImage): void {
+  processOnce(image);
+}
+
+const DUMMY = new Uint8Array([0]);
+
+/** Draws `image` with its top-left corner at (x, y), scaled to width × height points. */
+export function drawImage(doc: jsPDF, image: PreparedImage, x: number, y: number, width: number, height: number): void {
+  processOnce(image);
+  doc.addImage(DUMMY, FORMAT, x, y, width, height, image.key);
+}

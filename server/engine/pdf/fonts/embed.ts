@@ -1,0 +1,193 @@
+/**
+ * Embedding TTF faces in one document: only the glyphs the document uses. Each face is subset with
+ * harfbuzz (subset-font) before jsPDF sees it, because jsPDF embeds whatever font it is given (142 KB of DejaVu
+ * for one Cyrillic line). Subsets are cached across documents, keyed by face and character set, so a template
+ * rendered again with similar data reuses them.
+ */
+import subsetFont from 'subset-font';
+import type { jsPDF } from 'jspdf';
+import { fontFileBytes, type Face } from './faces.js';
+import { onFontsDirChange } from './dir.js';
+
+interface Subset {
+  /** Font name in the PDF: a six-letter subset tag + the face's name, so pdffonts reports `sub yes`. */
+  name: string;
+  /** The subset TTF as a binary string, the form jsPDF's virtual file system takes. */
+  binary: string;
+  /** The same bytes, embedded as they are (see embed()). */
+  bytes: Uint8Array;
+}
+
+/** The part of jsPDF's font object this module touches (jsPDF does not type its font internals). */
+interface JsPdfFont {
+  metadata?: { subset?: { encode?: (glyphs: number[], indexToLocFormat: number) => ArrayLike<number> } };
+}
+
+// Tables a PDF viewer never reads: OpenType layout (we shape before drawing), hinting, colour, variations.
+const DROP_TABLES = [
+  'GSUB', 'GPOS', 'GDEF', 'BASE', 'JSTF', 'MATH', 'kern', 'morx', 'feat', 'DSIG', 'gasp', 'hdmx', 'LTSH', 'VDMX',
+  'fpgm', 'prep', 'cvt ', 'meta', 'COLR', 'CPAL', 'SVG ', 'sbix', 'CBDT', 'CBLC', 'EBDT', 'EBLC', 'EBSC', 'PCLT',
+];
+
+/** Characters drawn mirrored in right-to-left runs, with their partners (see text/bidi.ts). */
+const MIRROR_PARTNER = new Map<number, number>(
+  [['(', ')'], ['[', ']'], ['{', '}'], ['<', '>'], ['\u00ab', '\u00bb'], ['\u2039', '\u203a'], ['\u2264', '\u2265']]
+    .flatMap(([a, b]) => [[a.charCodeAt(0), b.charCodeAt(0)], [b.charCodeAt(0), a.charCodeAt(0)]] as Array<[number, number]>),
+);
+
+const MAX_CACHED_SUBSETS = 256;
+const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+const cache = new Map<string, Subset | Promise<Subset>>();
+let cachedBytes = 0;
+onFontsDirChange(() => {
+  cache.clear();
+  cachedBytes = 0;
+});
+
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function subsetTag(key: string): string {
+  let h = fnv1a(key);
+  let tag = '';
+  for (let i = 0; i < 6; i++) {
+    tag += String.fromCharCode(65 + (h % 26));
+    h = Math.floor(h / 26) + i * 7919;
+  }
+  return tag;
+}
+
+function remember(key: string, subset: Subset): void {
+  cache.set(key, subset);
+  cachedBytes += subset.binary.length;
+  // Evict the oldest entries (Map keeps insertion order; hits are re-inserted below).
+  for (const [k, v] of cache) {
+    if (cache.size <= MAX_CACHED_SUBSETS && cachedBytes <= MAX_CACHED_BYTES) break;
+    if (v instanceof Promise) continue;
+    cache.delete(k);
+    cachedBytes -= v.binary.length;
+  }
+}
+
+async function makeSubset(face: Face, chars: string, key: string): Promise<Subset> {
+  const bytes = await subsetFont(Buffer.from(fontFileBytes(face.file!)), chars, {
+    targetFormat: 'truetype',
+    noLayoutClosure: true,
+    noHinting: true,
+    dropTables: DROP_TABLES,
+  });
+  const base = face.file!.replace(/\.ttf$/i, '').replace(/[^A-Za-z0-9-]/g, '');
+  return { name: `${subsetTag(key)}+${base}`, binary: Buffer.from(bytes).toString('latin1'), bytes: new Uint8Array(bytes) };
+}
+
+async function subsetFor(face: Face, chars: string): Promise<Subset> {
+  const key = `${face.key}\u0000${chars}`;
+  const hit = cache.get(key);
+  if (hit) {
+    if (!(hit instanceof Promise)) {
+      cache.delete(key);
+      cache.set(key, hit);
+    }
+    return hit;
+  }
+  const pending = makeSubset(face, chars, key);
+  cache.set(key, pending);
+  try {
+    const subset = await pending;
+    cache.delete(key);
+    remember(key, subset);
+    return subset;
+  } catch (err) {
+    cache.delete(key);
+    throw err;
+  }
+}
+
+/** The TTF faces one document uses, the characters drawn with each, and their names once embedded. */
+export class DocumentFonts {
+  private readonly chars = new Map<Face, Set<number>>();
+  private readonly names = new Map<Face, string>();
+  /** Set once the fonts are embedded: later layout (headers per page) can no longer add characters. */
+  private sealed = false;
+
+  /** Records that `text` will be drawn with `face` (standard faces need nothing). */
+  use(face: Face, text: string): void {
+    if (face.standard || this.sealed) return;
+    let set = this.chars.get(face);
+    if (!set) {
+      set = new Set();
+      this.chars.set(face, set);
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x20) {
+        set.add(c);
+        // Right-to-left lines draw brackets mirrored: keep the partner too.
+        const partner = MIRROR_PARTNER.get(c);
+        if (partner !== undefined) set.add(partner);
+      }
+    }
+    // A space is drawn inside runs; harmless when unused.
+    set.add(0x20);
+  }
+
+  /** Subsets every face used and adds it to the document. Must run before anything is drawn with them. */
+  async embed(doc: jsPDF): Promise<void> {
+    this.sealed = true;
+    const faces = [...this.chars.keys()];
+    const subsets = await Promise.all(
+      faces.map((face) => {
+        // Only characters the face covers (a space may not be, e.g. in a script font).
+        const codes = [...this.chars.get(face)!].filter((c) => face.covers(c)).sort((a, b) => a - b);
+        let chars = '';
+        for (const c of codes) chars += String.fromCharCode(c);
+        return subsetFor(face, chars);
+      }),
+    );
+    faces.forEach((face, i) => {
+      const { name, binary, bytes } = subsets[i];
+      doc.addFileToVFS(name, binary);
+      doc.addFont(name, name, 'normal', 'Identity-H');
+      // jsPDF re-subsets every font it writes (~1.5 ms per font per document). Ours already holds only the
+      // glyphs needed, and the content refers to its own glyph ids (CIDToGIDMap /Identity), so it is embedded
+      // unchanged.
+      const font = (doc.internal as unknown as { getFont(name: string, style: string): JsPdfFont | undefined }).getFont(name, 'normal');
+      const subset = font?.metadata?.subset;
+      if (subset && typeof subset.encode === 'function') subset.encode = () => bytes;
+      this.names.set(face, name);
+    });
+  }
+
+  /** jsPDF font name and style that select `face`. */
+  select(face: Face): [name: string, style: string] {
+    if (face.standard) return [face.standard.font, face.standard.style];
+    const name = this.names.get(face);
+    if (!name) throw new Error(`docloom: face ${face.key} drawn without being recorded`);
+    return [name, 'normal'];
+  }
+
+  /**
+   * `text` without the characters `face` cannot draw in this document. Layout records every character, so
+   * this normally returns `text` itself; it guards jsPDF, which silently drops the rest of a string at the
+   * first character missing from an embedded font.
+   */
+  drawable(face: Face, text: string): string {
+    if (face.standard) return text;
+    const set = this.chars.get(face);
+    let ok = true;
+    for (let i = 0; i < text.length && ok; i++) if (!set?.has(text.charCodeAt(i)) || !face.covers(text.charCodeAt(i))) ok = false;
+    if (ok) return text;
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (set?.has(c) && face.covers(c)) out += text[i];
+    }
+    return out;
+  }
+}

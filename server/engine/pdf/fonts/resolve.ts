@@ -1,0 +1,166 @@
+/**
+ * Which face draws each character: the family's standard PDF font for WinAnsi text (nothing embedded), a
+ * script font for Hebrew, Arabic and CJK, else the family's TTF, else DejaVu Sans, else Droid Sans Fallback;
+ * a character none of them covers becomes the missing-glyph box.
+ */
+import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
+import { familyTtfFace, standardFace, type Face } from './faces.js';
+import { MISSING_GLYPH } from '../text/normalize.js';
+import { onFontsDirChange } from './dir.js';
+
+export interface FaceRun {
+  text: string;
+  face: Face;
+}
+
+function isHebrew(cp: number): boolean {
+  return (cp >= 0x0590 && cp <= 0x05ff) || (cp >= 0xfb1d && cp <= 0xfb4f);
+}
+
+function isArabic(cp: number): boolean {
+  return (cp >= 0x0600 && cp <= 0x06ff) || (cp >= 0x0750 && cp <= 0x077f) || (cp >= 0x08a0 && cp <= 0x08ff) ||
+    (cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfefe);
+}
+
+function isCjk(cp: number): boolean {
+  return (cp >= 0x2e80 && cp <= 0x2fdf) || (cp >= 0x3000 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xac00 && cp <= 0xd7ff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xffef) ||
+    (cp >= 0x1100 && cp <= 0x11ff);
+}
+
+/** True for characters around which a line may break although there is no space (CJK ideographs, kana…). */
+export function breaksAnywhere(cp: number): boolean {
+  // Full-width Latin letters and digits behave like Latin: no break inside a word.
+  if ((cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a)) return false;
+  return isCjk(cp);
+}
+
+/** CJK punctuation that must not start a line (kinsoku): no break opportunity before it. */
+export function noBreakBefore(cp: number): boolean {
+  return cp === 0x3001 || cp === 0x3002 || cp === 0x300d || cp === 0x300f || cp === 0x3011 || cp === 0xff09 ||
+    cp === 0xff0c || cp === 0xff0e || cp === 0xff1a || cp === 0xff1b || cp === 0xff01 || cp === 0xff1f || cp === 0x30fc;
+}
+
+/** Script fonts have no italic: italic falls back to the upright face, bold italic to bold. */
+function uprightOf(variant: Variant): Variant {
+  return variant === 'bold' || variant === 'bolditalic' ? 'bold' : 'normal';
+}
+
+/** The face a family draws Latin text with (its standard font when it has one). */
+export function primaryFace(family: FamilyDef, variant: Variant): Face {
+  const chain = chainOf(family, variant);
+  return chain.std ?? chain.own;
+}
+
+/** The faces one family and variant may draw with, resolved once (font files are read lazily). */
+class FaceChain {
+  private stdFace: Face | null | undefined;
+  private ownFace: Face | undefined;
+
+  constructor(
+    private readonly family: FamilyDef,
+    private readonly variant: Variant,
+  ) {}
+
+  get std(): Face | null {
+    if (this.stdFace === undefined) this.stdFace = this.family.standard !== undefined ? standardFace(this.family, this.variant) : null;
+    return this.stdFace;
+  }
+
+  get own(): Face {
+    if (!this.ownFace) this.ownFace = familyTtfFace(this.family, this.variant);
+    return this.ownFace;
+  }
+
+  /** The face for one code point, or null when no bundled font covers it. */
+  faceFor(cp: number): Face | null {
+    const std = this.std;
+    if (std && std.covers(cp)) return std;
+    if (isHebrew(cp)) {
+      const f = familyTtfFace(HEBREW, uprightOf(this.variant));
+      if (f.covers(cp)) return f;
+    } else if (isArabic(cp)) {
+      const f = familyTtfFace(ARABIC, uprightOf(this.variant));
+      if (f.covers(cp)) return f;
+    } else if (isCjk(cp)) {
+      const f = familyTtfFace(CJK, 'normal');
+      if (f.covers(cp)) return f;
+    }
+    if (this.own.covers(cp)) return this.own;
+    const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
+    if (dejavu.covers(cp)) return dejavu;
+    const cjk = familyTtfFace(CJK, 'normal');
+    if (cjk.covers(cp)) return cjk;
+    return null;
+  }
+}
+
+const chains = new Map<FamilyDef, Map<Variant, FaceChain>>();
+onFontsDirChange(() => chains.clear());
+
+function chainOf(family: FamilyDef, variant: Variant): FaceChain {
+  let byVariant = chains.get(family);
+  if (!byVariant) {
+    byVariant = new Map();
+    chains.set(family, byVariant);
+  }
+  let chain = byVariant.get(variant);
+  if (!chain) {
+    chain = new FaceChain(family, variant);
+    byVariant.set(variant, chain);
+  }
+  return chain;
+}
+
+/** The face for one code point, or null when no bundled font covers it. */
+export function faceForChar(family: FamilyDef, variant: Variant, cp: number): Face | null {
+  return chainOf(family, variant).faceFor(cp);
+}
+
+// Text a standard font draws whole: the common case, answered without looking at each character.
+const LATIN1_ONLY = /^[\x20-\x7e\xa0-\xff\t\n]*$/;
+
+/** ASCII digits, spaces and punctuation: they stay in the face of the text around them when it has them. */
+function isNeutralAscii(cp: number): boolean {
+  return cp < 0x80 && !((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a));
+}
+
+/**
+ * Splits cleaned text (BMP only, see cleanText) into runs of one face each. Characters no font covers become
+ * MISSING_GLYPH drawn with DejaVu Sans. '\t' and '\n' stay in the run of the character before them.
+ */
+export function splitByFace(text: string, family: FamilyDef, variant: Variant): FaceRun[] {
+  const chain = chainOf(family, variant);
+  const std = chain.std;
+  if (std && LATIN1_ONLY.test(text)) return [{ text, face: std }];
+  const runs: FaceRun[] = [];
+  let current: Face | null = null;
+  let buf = '';
+  let pending = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let ch = text[i];
+    if (code === 0x09 || code === 0x0a) {
+      // Control characters are laid out, never drawn: keep them with whatever run is open.
+      if (current) buf += ch;
+      else pending += ch;
+      continue;
+    }
+    let face: Face | null = current && !current.standard && isNeutralAscii(code) && current.covers(code) ? current : chain.faceFor(code);
+    if (!face) {
+      ch = MISSING_GLYPH;
+      face = familyTtfFace(DEJAVU_SANS, 'normal');
+    }
+    if (face !== current) {
+      if (current && buf) runs.push({ text: buf, face: current });
+      current = face;
+      buf = pending;
+      pending = '';
+    }
+    buf += ch;
+  }
+  if (current && buf) runs.push({ text: buf, face: current });
+  else if (pending) runs.push({ text: pending, face: primaryFace(family, variant) });
+  return runs;
+}

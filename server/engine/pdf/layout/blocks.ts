@@ -1,0 +1,44 @@
+/** Layout of a list of blocks: the body of a section, a table cell, a header or footer. */
+import type { Block } from '../../model/types.js';
+import type { LaidBlock, LaidParagraph } from './items.js';
+import { layoutParagraph, type LayoutContext } from './paragraph.js';
+import { layoutTable } from './table.js';
+
+/** Tables nested deeper than this are flattened to their text (a guard against pathological models). */
+const MAX_TABLE_DEPTH = 8;
+
+export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext, depth = 0): LaidBlock[] {
+  const out: LaidBlock[] = [];
+  if (!Array.isArray(blocks)) return out;
+  for (const block of blocks as Block[]) {
+    if (!block || typeof block !== 'object') continue;
+    if (block.type === 'paragraph') out.push(layoutParagraph(block, width, ctx));
+    else if (block.type === 'pageBreak') out.push({ kind: 'pageBreak' });
+    else if (block.type === 'table') {
+      if (depth >= MAX_TABLE_DEPTH) continue;
+      out.push(layoutTable(block, width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1)));
+    }
+  }
+  return out;
+}
+
+/** Height of a paragraph laid out in a stack (no page breaks). */
+export function paragraphHeight(p: LaidParagraph): number {
+  let h = p.spaceBefore + p.spaceAfter;
+  for (const line of p.lines) h += line.height;
+  return h;
+}
+
+export function blockHeight(b: LaidBlock): number {
+  if (b.kind === 'paragraph') return paragraphHeight(b);
+  if (b.kind === 'table') return b.heights.reduce((a, h) => a + h, 0);
+  return 0;
+}
+
+/** Lays out blocks that are drawn in one piece (cells, headers, footers): page breaks are ignored. */
+export function layoutStack(blocks: unknown, width: number, ctx: LayoutContext, depth = 0): { blocks: LaidBlock[]; height: number } {
+  const laid = layoutBlocks(blocks, width, ctx, depth).filter((b) => b.kind !== 'pageBreak');
+  let height = 0;
+  for (const b of laid) height += blockHeight(b);
+  return { blocks: laid, height };
+}

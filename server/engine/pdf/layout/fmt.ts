@@ -1,0 +1,95 @@
+/** Run and paragraph styles resolved against the document defaults. */
+import type { RunStyle } from '../../model/types.js';
+import { parseColor, type Rgb } from './color.js';
+import type { Fmt } from './items.js';
+
+const BLACK: Rgb = [0, 0, 0];
+export const DEFAULT_FONT_SIZE = 11;
+
+let merged = new WeakMap<object, WeakMap<object, object>>();
+
+/**
+ * `base` overridden by the fields `over` defines (an explicit `undefined` does not erase a default). Results
+ * are remembered per (base, over) pair: styles are shared by many runs and never mutated during a render.
+ */
+export function merge<T extends object>(base: T | undefined, over: T | undefined): T {
+  if (!over || typeof over !== 'object') return (base ?? {}) as T;
+  if (!base) return over;
+  let byOver = merged.get(base);
+  if (!byOver) {
+    byOver = new WeakMap();
+    merged.set(base, byOver);
+  }
+  const hit = byOver.get(over);
+  if (hit) return hit as T;
+  const out = { ...base } as Record<string, unknown>;
+  for (const k in over) {
+    const v = (over as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = v;
+  }
+  byOver.set(over, out);
+  return out as T;
+}
+
+export function fontSize(style: RunStyle): number {
+  const size = Number(style.size);
+  return Number.isFinite(size) && size > 0 ? Math.min(Math.max(size, 1), 500) : DEFAULT_FONT_SIZE;
+}
+
+/** Formats are interned: equal styles give the same object, so text in equal styles merges into one operation. */
+const interned = new Map<string, Fmt>();
+let byStyle = new WeakMap<RunStyle, Fmt>();
+
+/**
+ * Forgets the per-object caches: called when a render starts, so a model changed between two renders is
+ * read afresh (within one render nothing changes).
+ */
+export function resetStyleCaches(): void {
+  merged = new WeakMap();
+  byStyle = new WeakMap();
+}
+
+export function makeFmt(style: RunStyle): Fmt {
+  const known = byStyle.get(style);
+  if (known) return known;
+  const fmt = buildFmt(style);
+  const key = `${fmt.size}|${fmt.drawSize}|${fmt.rise}|${fmt.color.join(',')}|${fmt.underline}|${fmt.strike}|${fmt.highlight?.join(',') ?? ''}|${fmt.link ?? ''}`;
+  let shared = interned.get(key);
+  if (!shared) {
+    shared = fmt;
+    if (interned.size > 10_000) interned.clear();
+    interned.set(key, shared);
+  }
+  byStyle.set(style, shared);
+  return shared;
+}
+
+function buildFmt(style: RunStyle): Fmt {
+  const size = fontSize(style);
+  let drawSize = size;
+  let rise = 0;
+  if (style.vertAlign === 'superscript') {
+    drawSize = size * 0.65;
+    rise = size * 0.33;
+  } else if (style.vertAlign === 'subscript') {
+    drawSize = size * 0.65;
+    rise = -size * 0.14;
+  }
+  const link = typeof style.link === 'string' && /^(https?:|mailto:|tel:)/i.test(style.link.trim()) ? style.link.trim() : null;
+  return {
+    size,
+    drawSize,
+    rise,
+    color: parseColor(style.color) ?? BLACK,
+    underline: style.underline === true,
+    strike: style.strike === true,
+    highlight: parseColor(style.highlight),
+    link,
+  };
+}
+
+/** A finite number or the fallback (models are data from users: anything can be missing or NaN). */
+export function num(value: unknown, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== null && Number.isFinite(n) ? n : fallback;
+}

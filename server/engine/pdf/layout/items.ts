@@ -1,0 +1,138 @@
+/**
+ * What layout produces and drawing consumes: lines of positioned items, paragraphs of lines, tables of
+ * laid-out cells. Positions are points; x is relative to the left edge of the box the block was laid out in,
+ * y grows downwards from the top of a line.
+ */
+import type { Face } from '../fonts/faces.js';
+import type { Rgb } from './color.js';
+import type { BorderLine, Paragraph } from '../../model/types.js';
+import type { PreparedImage } from '../images.js';
+
+/** A run style resolved for drawing. */
+export interface Fmt {
+  /** Nominal size (line metrics). */
+  size: number;
+  /** Size the glyphs are drawn at (smaller for super/subscript). */
+  drawSize: number;
+  /** Baseline shift upwards (super) or downwards (negative, sub). */
+  rise: number;
+  color: Rgb;
+  underline: boolean;
+  strike: boolean;
+  highlight: Rgb | null;
+  link: string | null;
+}
+
+export interface TextItem {
+  kind: 'text';
+  x: number;
+  width: number;
+  text: string;
+  face: Face;
+  fmt: Fmt;
+  /** A space between words: widened when justifying, drawn only through its decorations. */
+  space: boolean;
+}
+
+export interface ImageItem {
+  kind: 'image';
+  x: number;
+  width: number;
+  height: number;
+  image: PreparedImage;
+  fmt: Fmt | null;
+}
+
+/** A page number or page count: its text is known only when the page is drawn. */
+export interface FieldItem {
+  kind: 'field';
+  x: number;
+  width: number;
+  field: 'page' | 'pages';
+  face: Face;
+  fmt: Fmt;
+}
+
+/** The gap a tab leaves, with its leader characters (dots…) when it has one. */
+export interface GapItem {
+  kind: 'gap';
+  x: number;
+  width: number;
+  leader: string | null;
+  face: Face;
+  fmt: Fmt;
+}
+
+export type Item = TextItem | ImageItem | FieldItem | GapItem;
+
+export interface Line {
+  /** Distance from the top of the line to its baseline. */
+  baseline: number;
+  height: number;
+  items: Item[];
+}
+
+export interface Borders {
+  top?: BorderLine;
+  bottom?: BorderLine;
+  left?: BorderLine;
+  right?: BorderLine;
+}
+
+export interface LaidParagraph {
+  kind: 'paragraph';
+  source: Paragraph;
+  lines: Line[];
+  spaceBefore: number;
+  spaceAfter: number;
+  /** Horizontal extent of shading and borders within the box. */
+  boxLeft: number;
+  boxRight: number;
+  shading: Rgb | null;
+  borders: Borders | null;
+  keepWithNext: boolean;
+  pageBreakBefore: boolean;
+  /** Outline entry of a heading. */
+  heading: { level: number; title: string } | null;
+  /** True when a line holds a page field (headers and footers are laid out again per page then). */
+  hasFields: boolean;
+}
+
+export interface LaidCell {
+  blocks: LaidBlock[];
+  /** Height of the content (without padding). */
+  contentHeight: number;
+  /** First grid column. */
+  col: number;
+  colSpan: number;
+  rowSpan: number;
+  fill: Rgb | null;
+  vAlign: 'top' | 'middle' | 'bottom';
+  borders: Borders;
+  padding: { top: number; right: number; bottom: number; left: number };
+}
+
+export interface LaidRow {
+  cells: LaidCell[];
+  header: boolean;
+  minHeight: number;
+  cantSplit: boolean;
+}
+
+export interface LaidTable {
+  kind: 'table';
+  /** Column widths after scaling to the box. */
+  columns: number[];
+  /** Left edge of the table within the box, and its width. */
+  x: number;
+  width: number;
+  rows: LaidRow[];
+  /** Height of each row (content, padding and minimum height; rows spanned by tall cells grown). */
+  heights: number[];
+}
+
+export interface LaidPageBreak {
+  kind: 'pageBreak';
+}
+
+export type LaidBlock = LaidParagraph | LaidTable | LaidPageBreak;

@@ -1,0 +1,738 @@
+/**
+ * Paragraph layout: styled runs → lines of positioned items. Greedy line filling with break opportunities at
+ * spaces, after hyphens and around CJK characters; words wider than a line are broken between characters.
+ * Tab stops (left, centre, right, decimal; leaders), alignment including justify, first-line and hanging
+ * indents, list labels, line spacing, and bidi reordering of lines holding right-to-left text.
+ *
+ * Lines are built in logical order with x measured from the paragraph's start edge, then converted to
+ * physical positions (visual order, alignment) when a line is finished.
+ */
+import type { Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
+import { familyFor, variantOf } from '../fonts/families.js';
+import type { Face } from '../fonts/faces.js';
+import { breaksAnywhere, noBreakBefore, primaryFace, splitByFace } from '../fonts/resolve.js';
+import type { DocumentFonts } from '../fonts/embed.js';
+import { cleanText } from '../text/normalize.js';
+import { hasArabic, shapeArabic } from '../text/arabic.js';
+import { bidiLevels, hasRtl, mirrored, visualOrder } from '../text/bidi.js';
+import { prepareImage, type PreparedImage } from '../images.js';
+import { ensureProcessed } from '../draw/image.js';
+import { parseColor } from './color.js';
+import { makeFmt, merge, num } from './fmt.js';
+import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
+import type { ListCounters } from './lists.js';
+
+export interface LayoutContext {
+  fonts: DocumentFonts;
+  defaults: { run: RunStyle; paragraph: ParagraphStyle };
+  lists: ListCounters;
+  /** Text of a page field when it is known (headers and footers, laid out per page); else a placeholder. */
+  fieldText?: (field: 'page' | 'pages') => string;
+  /** Largest image box (the page's content area): bigger images are scaled down to fit. */
+  maxImage: { width: number; height: number };
+  /** What decimal tab stops align on: the model locale's decimal separator ('.' when not given). */
+  decimalSeparator?: string;
+}
+
+/** Word's default tab stops: every half inch. */
+const DEFAULT_TAB = 36;
+const EPS = 0.01;
+const FIELD_PLACEHOLDER = '00';
+const NO_TABS: TabStop[] = [];
+const BORDER_SPACE = 4;
+const DIGITS = '0123456789';
+
+// ───────────────────────────── segments and units ─────────────────────────────
+
+interface TextSeg {
+  kind: 'text';
+  text: string;
+  face: Face;
+  fmt: Fmt;
+  width: number;
+}
+interface ImageSeg {
+  kind: 'image';
+  image: PreparedImage;
+  width: number;
+  height: number;
+  fmt: Fmt | null;
+}
+interface FieldSeg {
+  kind: 'field';
+  field: 'page' | 'pages';
+  face: Face;
+  fmt: Fmt;
+  width: number;
+}
+type Seg = TextSeg | ImageSeg | FieldSeg;
+
+type Unit =
+  | { t: 'word'; segs: Seg[]; width: number }
+  | { t: 'space'; seg: TextSeg; width: number }
+  | { t: 'tab'; face: Face; fmt: Fmt }
+  | { t: 'br'; face: Face; fmt: Fmt };
+
+function isBreakingSpace(cp: number): boolean {
+  return cp === 0x20 || (cp >= 0x2000 && cp <= 0x200a && cp !== 0x2007) || cp === 0x3000 || cp === 0x205f;
+}
+
+function isAlnum(ch: string | undefined): boolean {
+  return ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+}
+
+const HYPHEN_CODES = new Set([0x2d, 0x2f, 0x2010, 0x2013, 0x2014]);
+
+class UnitBuilder {
+  readonly units: Unit[] = [];
+  private word: Seg[] = [];
+  private seg: TextSeg | null = null;
+
+  constructor(private readonly fonts: DocumentFonts) {}
+
+  private closeSeg(): void {
+    if (this.seg && this.seg.text.length > 0) {
+      this.seg.width = this.seg.face.width(this.seg.text, this.seg.fmt.drawSize);
+      this.fonts.use(this.seg.face, this.seg.text);
+      this.word.push(this.seg);
+    }
+    this.seg = null;
+  }
+
+  endWord(): void {
+    this.closeSeg();
+    if (this.word.length > 0) {
+      let width = 0;
+      for (const s of this.word) width += s.width;
+      this.units.push({ t: 'word', segs: this.word, width });
+      this.word = [];
+    }
+  }
+
+  chars(text: string, face: Face, fmt: Fmt): void {
+    if (!this.seg || this.seg.face !== face || this.seg.fmt !== fmt) {
+      this.closeSeg();
+      this.seg = { kind: 'text', text: '', face, fmt, width: 0 };
+    }
+    this.seg.text += text;
+  }
+
+  space(ch: string, face: Face, fmt: Fmt): void {
+    this.endWord();
+    const last = this.units[this.units.length - 1];
+    const w = face.width(ch, fmt.drawSize);
+    this.fonts.use(face, ch);
+    if (last && last.t === 'space' && last.seg.face === face && last.seg.fmt === fmt) {
+      last.seg.text += ch;
+      last.seg.width += w;
+      last.width += w;
+    } else {
+      this.units.push({ t: 'space', seg: { kind: 'text', text: ch, face, fmt, width: w }, width: w });
+    }
+  }
+
+  control(t: 'tab' | 'br', face: Face, fmt: Fmt): void {
+    this.endWord();
+    this.units.push({ t, face, fmt });
+  }
+
+  /** An inline object that is a word of its own (images). */
+  object(seg: Seg): void {
+    this.endWord();
+    this.units.push({ t: 'word', segs: [seg], width: seg.width });
+  }
+
+  /** An inline object inside the current word (fields). */
+  inline(seg: Seg): void {
+    this.closeSeg();
+    this.word.push(seg);
+  }
+
+  /** Adds text drawn with one face and format, finding break opportunities. */
+  text(text: string, face: Face, fmt: Fmt): void {
+    // Plain stretches are appended as slices; only break opportunities are looked at one by one.
+    let from = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const cp = text.charCodeAt(i);
+      const special = cp === 0x09 || cp === 0x0a || isBreakingSpace(cp) || (cp >= 0x2d && HYPHEN_CODES.has(cp)) || (cp >= 0x1100 && breaksAnywhere(cp));
+      if (!special) continue;
+      if (i > from) this.chars(text.slice(from, i), face, fmt);
+      from = i + 1;
+      const ch = text[i];
+      if (cp === 0x09) this.control('tab', face, fmt);
+      else if (cp === 0x0a) this.control('br', face, fmt);
+      else if (isBreakingSpace(cp)) this.space(ch, face, fmt);
+      else if (HYPHEN_CODES.has(cp)) {
+        this.chars(ch, face, fmt);
+        // A break after a hyphen between letters ("well-|known").
+        if (isAlnum(text[i - 1]) && isAlnum(text[i + 1])) this.endWord();
+      } else {
+        if (!noBreakBefore(cp)) this.endWord();
+        this.chars(ch, face, fmt);
+        if (!(i + 1 < n && noBreakBefore(text.charCodeAt(i + 1)))) this.endWord();
+      }
+    }
+    if (from < n) this.chars(from === 0 ? text : text.slice(from), face, fmt);
+  }
+}
+
+// ───────────────────────────── line building ─────────────────────────────
+
+interface PendingTab {
+  align: TabStop['align'];
+  stop: number;
+  /** Index of the gap item the tab made, and where the text after it started. */
+  gapIndex: number;
+  startX: number;
+}
+
+interface LineBuild {
+  items: Item[];
+  x: number;
+  start: number;
+  first: boolean;
+  hasTabs: boolean;
+  tab: PendingTab | null;
+  /** Format of the last control character seen (for an empty line's height). */
+  markFace: Face;
+  markFmt: Fmt;
+}
+
+interface ParaGeometry {
+  width: number;
+  indentStart: number;
+  indentEnd: number;
+  firstLine: number;
+  rtl: boolean;
+  align: 'left' | 'center' | 'right' | 'justify';
+  tabs: TabStop[];
+  lineSpacing: number;
+}
+
+function segToItem(seg: Seg, x: number): Item {
+  switch (seg.kind) {
+    case 'text':
+      return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
+    case 'image':
+      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt };
+    case 'field':
+      return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
+  }
+}
+
+/** Splits a word into pieces of at most `first` then `rest` points (at least one character each). */
+function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: number): Array<{ segs: Seg[]; width: number }> {
+  const pieces: Array<{ segs: Seg[]; width: number }> = [];
+  let limit = first;
+  let cur: Seg[] = [];
+  let curW = 0;
+  const flush = (): void => {
+    if (cur.length > 0) pieces.push({ segs: cur, width: curW });
+    cur = [];
+    curW = 0;
+    limit = rest;
+  };
+  for (const seg of unit.segs) {
+    if (seg.kind !== 'text') {
+      if (curW + seg.width > limit + EPS && cur.length > 0) flush();
+      cur.push(seg);
+      curW += seg.width;
+      continue;
+    }
+    let text = '';
+    let textW = 0;
+    for (let i = 0; i < seg.text.length; i++) {
+      const ch = seg.text[i];
+      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize;
+      if (curW + textW + w > limit + EPS && (cur.length > 0 || text.length > 0)) {
+        if (text) cur.push({ ...seg, text, width: textW });
+        curW += textW;
+        flush();
+        text = '';
+        textW = 0;
+      }
+      text += ch;
+      textW += w;
+    }
+    if (text) {
+      cur.push({ ...seg, text, width: textW });
+      curW += textW;
+    }
+  }
+  flush();
+  return pieces;
+}
+
+class LineBreaker {
+  readonly lines: Line[] = [];
+  private line: LineBuild;
+
+  constructor(
+    private readonly geo: ParaGeometry,
+    private readonly label: { items: Item[]; end: number } | null,
+    private readonly markFace: Face,
+    private readonly markFmt: Fmt,
+    private readonly fonts: DocumentFonts,
+    private readonly decimal: string,
+  ) {
+    this.line = this.newLine(true);
+  }
+
+  private lineStart(first: boolean): number {
+    const base = this.geo.indentStart + (first ? this.geo.firstLine : 0);
+    if (first && this.label) {
+      // Text after a label starts at the hanging indent, or after the label when it is wider.
+      const gap = this.label.end + 2;
+      return gap <= this.geo.indentStart + EPS ? Math.max(this.geo.indentStart, base) : this.nextTabStop(gap - 2, true) ?? gap;
+    }
+    return base;
+  }
+
+  private get lineEnd(): number {
+    return this.geo.width - this.geo.indentEnd;
+  }
+
+  private newLine(first: boolean): LineBuild {
+    const start = this.lineStart(first);
+    return { items: [], x: start, start, first, hasTabs: false, tab: null, markFace: this.markFace, markFmt: this.markFmt };
+  }
+
+  /** The next tab stop after x: explicit stops, the hanging indent, then the default half-inch grid. */
+  private nextTabStop(x: number, labelOnly = false): number | null {
+    const end = this.lineEnd;
+    if (!labelOnly) {
+      for (const t of this.geo.tabs) if (t.pos > x + EPS && t.pos <= end + 0.5) return t.pos;
+    }
+    if (this.geo.firstLine < 0 && x < this.geo.indentStart - EPS) return this.geo.indentStart;
+    const lastExplicit = this.geo.tabs.length > 0 ? this.geo.tabs[this.geo.tabs.length - 1].pos : 0;
+    const from = Math.max(x, labelOnly ? x : lastExplicit);
+    const stop = (Math.floor(from / DEFAULT_TAB + EPS) + 1) * DEFAULT_TAB;
+    return stop <= end + 0.5 ? stop : null;
+  }
+
+  /**
+   * Where the line would end with `extra` more points of content, counting the shift a pending right,
+   * centre or decimal tab will apply to the text after it.
+   */
+  private endWith(extra: number): number {
+    const tab = this.line.tab;
+    if (!tab || tab.align === 'left') return this.line.x + extra;
+    const segW = this.line.x - tab.startX + extra;
+    if (tab.align === 'center') return Math.max(tab.startX, tab.stop - segW / 2) + segW;
+    return Math.max(tab.startX + segW, tab.stop);
+  }
+
+  private resolveTab(): void {
+    const line = this.line;
+    const tab = line.tab;
+    if (!tab) return;
+    line.tab = null;
+    if (tab.align === 'left') return;
+    const segW = line.x - tab.startX;
+    let anchor = segW;
+    if (tab.align === 'center') anchor = segW / 2;
+    else if (tab.align === 'decimal') {
+      // Align on the locale's decimal separator in the text after the tab (its end when there is none).
+      let before = 0;
+      let found = false;
+      for (let i = tab.gapIndex + 1; i < line.items.length && !found; i++) {
+        const it = line.items[i];
+        if (it.kind === 'text') {
+          const dot = it.text.indexOf(this.decimal);
+          if (dot >= 0) {
+            before += it.face.width(it.text.slice(0, dot), it.fmt.drawSize);
+            found = true;
+          } else before += it.width;
+        } else before += it.width;
+      }
+      anchor = found ? before : segW;
+    }
+    const shift = Math.max(0, tab.stop - anchor - tab.startX);
+    if (shift <= 0) return;
+    const gap = line.items[tab.gapIndex];
+    gap.width += shift;
+    for (let i = tab.gapIndex + 1; i < line.items.length; i++) line.items[i].x += shift;
+    line.x += shift;
+  }
+
+  private tab(face: Face, fmt: Fmt): void {
+    this.resolveTab();
+    const line = this.line;
+    line.hasTabs = true;
+    const x = line.x;
+    const explicit = this.geo.tabs.find((t) => t.pos > x + EPS && t.pos <= this.lineEnd + 0.5);
+    const stop = explicit ? explicit.pos : this.nextTabStop(x);
+    const leaderOf = (t: TabStop | undefined): string | null =>
+      t?.leader === 'dot' ? '.' : t?.leader === 'hyphen' ? '-' : t?.leader === 'underscore' ? '_' : null;
+    if (stop === null) {
+      // No stop left on this line: the tab acts as a space.
+      const w = face.width(' ', fmt.drawSize);
+      line.items.push({ kind: 'gap', x, width: w, leader: null, face, fmt });
+      line.x += w;
+      return;
+    }
+    const align = explicit ? explicit.align : 'left';
+    const leader = leaderOf(explicit);
+    if (leader) this.fonts.use(face, leader);
+    const gapW = align === 'left' ? stop - x : 0;
+    line.items.push({ kind: 'gap', x, width: gapW, leader, face, fmt });
+    line.x += gapW;
+    if (align !== 'left') line.tab = { align, stop, gapIndex: line.items.length - 1, startX: line.x };
+  }
+
+  private place(segs: Seg[]): void {
+    for (const seg of segs) {
+      this.line.items.push(segToItem(seg, this.line.x));
+      this.line.x += seg.width;
+    }
+  }
+
+  private hasContent(): boolean {
+    return this.line.items.length > 0;
+  }
+
+  add(unit: Unit): void {
+    switch (unit.t) {
+      case 'br':
+        this.line.markFace = unit.face;
+        this.line.markFmt = unit.fmt;
+        this.finish(true);
+        return;
+      case 'tab':
+        this.tab(unit.face, unit.fmt);
+        return;
+      case 'space': {
+        const item: TextItem = { kind: 'text', x: this.line.x, width: unit.width, text: unit.seg.text, face: unit.seg.face, fmt: unit.seg.fmt, space: true };
+        this.line.items.push(item);
+        this.line.x += unit.width;
+        return;
+      }
+      case 'word': {
+        if (this.endWith(unit.width) > this.lineEnd + EPS && this.hasContent()) this.finish(false);
+        if (this.endWith(unit.width) > this.lineEnd + EPS) {
+          const room = this.lineEnd - this.endWith(0);
+          const full = this.lineEnd - this.lineStart(false);
+          const pieces = splitWord(unit, Math.max(room, 1), Math.max(full, 1));
+          pieces.forEach((piece, i) => {
+            if (i > 0) this.finish(false);
+            this.place(piece.segs);
+          });
+        } else {
+          this.place(unit.segs);
+        }
+      }
+    }
+  }
+
+  /** Ends the current line; `forced` = ended by a line break (never justified). */
+  finish(forced: boolean, last = false): void {
+    this.resolveTab();
+    const line = this.line;
+    while (line.items.length > 0) {
+      const tail = line.items[line.items.length - 1];
+      if (tail.kind === 'text' && tail.space) line.items.pop();
+      else break;
+    }
+    this.lines.push(finishLine(line, this.geo, forced || last, this.label && line.first ? this.label.items : null));
+    this.line = this.newLine(false);
+  }
+
+  end(): void {
+    this.finish(true, true);
+  }
+}
+
+// ───────────────────────────── finishing a line ─────────────────────────────
+
+function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: number): { baseline: number; height: number } {
+  let asc = 0;
+  let desc = 0;
+  let textAsc = 0;
+  let textDesc = 0;
+  for (const it of items) {
+    if (it.kind === 'image') {
+      asc = Math.max(asc, it.height);
+      continue;
+    }
+    const a = it.face.ascent * it.fmt.size;
+    const d = it.face.descent * it.fmt.size;
+    textAsc = Math.max(textAsc, a, it.fmt.rise + it.face.ascent * it.fmt.drawSize);
+    textDesc = Math.max(textDesc, d, -it.fmt.rise + it.face.descent * it.fmt.drawSize);
+  }
+  if (textAsc === 0 && textDesc === 0 && asc === 0) {
+    textAsc = markFace.ascent * markFmt.size;
+    textDesc = markFace.descent * markFmt.size;
+  }
+  asc = Math.max(asc, textAsc);
+  desc = Math.max(desc, textDesc);
+  // Extra spacing of "multiple" line spacing goes above the text, as in Word.
+  const extra = (spacing - 1) * (textAsc + textDesc);
+  const height = Math.max(1, asc + desc + extra);
+  const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
+  return { baseline, height };
+}
+
+function isMark(cp: number): boolean {
+  return (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x0591 && cp <= 0x05c7 && cp !== 0x05be && cp !== 0x05c0 && cp !== 0x05c3 && cp !== 0x05c6) ||
+    (cp >= 0x0610 && cp <= 0x061a) || (cp >= 0x064b && cp <= 0x065f) || cp === 0x0670 || (cp >= 0x06d6 && cp <= 0x06ed);
+}
+
+/** Characters of a right-to-left run in visual order: clusters (letter + marks) reversed, brackets mirrored. */
+function reverseClusters(text: string): string {
+  const clusters: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (isMark(text.charCodeAt(i)) && clusters.length > 0) clusters[clusters.length - 1] += ch;
+    else clusters.push(mirrored(ch));
+  }
+  return clusters.reverse().join('');
+}
+
+/** Reorders a line's items into visual order (splitting text items at direction changes); x from 0. */
+function visualItems(items: Item[], base: 0 | 1): Item[] {
+  let str = '';
+  const owner: number[] = [];
+  items.forEach((it, idx) => {
+    const s = it.kind === 'text' ? it.text : it.kind === 'gap' ? '\t' : '\ufffc';
+    str += s;
+    for (let k = 0; k < s.length; k++) owner.push(idx);
+  });
+  if (str.length === 0) return [];
+  const levels = bidiLevels(str, base);
+  const order = visualOrder(levels);
+  const out: Item[] = [];
+  let x = 0;
+  let i = 0;
+  while (i < order.length) {
+    const idx = owner[order[i]];
+    const level = levels[order[i]];
+    let j = i + 1;
+    while (j < order.length && owner[order[j]] === idx && levels[order[j]] === level &&
+      Math.abs(order[j] - order[j - 1]) === 1) j++;
+    const it = items[idx];
+    if (it.kind === 'text') {
+      const from = Math.min(order[i], order[j - 1]);
+      const to = Math.max(order[i], order[j - 1]);
+      const logical = str.slice(from, to + 1);
+      const text = level % 2 === 1 ? reverseClusters(logical) : logical;
+      const width = it.face.width(text, it.fmt.drawSize);
+      out.push({ ...it, x, text, width });
+      x += width;
+    } else {
+      out.push({ ...it, x });
+      x += it.width;
+    }
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * Joins neighbouring text items drawn alike into one (fewer text operations in the PDF). Items are the line's
+ * own. With `keepSpaces` (lines holding right-to-left text) spaces stay undrawn gaps: text extractors put a
+ * space glyph drawn inside a right-to-left run on the wrong side of the word.
+ */
+function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
+  const out: Item[] = [];
+  for (const it of items) {
+    const prev = out[out.length - 1];
+    if (prev && prev.kind === 'text' && it.kind === 'text' && prev.face === it.face && prev.fmt === it.fmt &&
+      (!keepSpaces || prev.space === it.space) && Math.abs(prev.x + prev.width - it.x) < 0.001) {
+      prev.text += it.text;
+      prev.width += it.width;
+      prev.space = prev.space && it.space;
+    } else {
+      out.push(it);
+    }
+  }
+  return out;
+}
+
+function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, label: Item[] | null): Line {
+  let items = line.items;
+  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo.lineSpacing);
+  const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
+  const start = line.start;
+  const physLeft = geo.rtl ? geo.indentEnd : start;
+  const physRight = geo.rtl ? geo.width - start : geo.width - geo.indentEnd;
+  let contentWidth: number;
+  if (needsBidi) {
+    items = visualItems(items, geo.rtl ? 1 : 0);
+    contentWidth = items.reduce((w, it) => w + it.width, 0);
+  } else {
+    let end = start;
+    for (const it of items) end = Math.max(end, it.x + it.width);
+    contentWidth = end - start;
+    for (const it of items) it.x -= start;
+  }
+  // Items now run from x = 0; place them between the physical edges.
+  const avail = physRight - physLeft;
+  let offset = 0;
+  let extraPerSpace = 0;
+  const align = geo.align;
+  if (align === 'justify' && !lastOrForced && !line.hasTabs) {
+    const spaces = items.filter((it) => it.kind === 'text' && it.space).length;
+    if (spaces > 0 && contentWidth < avail) extraPerSpace = (avail - contentWidth) / spaces;
+    if (geo.rtl && spaces === 0) offset = avail - contentWidth;
+  } else if (!line.hasTabs || needsBidi) {
+    const effective = align === 'justify' ? (geo.rtl ? 'right' : 'left') : align;
+    if (effective === 'center') offset = (avail - contentWidth) / 2;
+    else if (effective === 'right') offset = avail - contentWidth;
+  }
+  let shift = physLeft + offset;
+  for (const it of items) {
+    it.x += shift;
+    if (extraPerSpace > 0 && it.kind === 'text' && it.space) {
+      it.width += extraPerSpace;
+      shift += extraPerSpace;
+    }
+  }
+  const all = extraPerSpace > 0 ? items : mergeItems(items, needsBidi);
+  if (label) {
+    const labelItems = geo.rtl
+      ? label.map((it) => ({ ...it, x: geo.width - it.x - it.width }))
+      : label;
+    all.unshift(...labelItems);
+  }
+  return { baseline: metrics.baseline, height: metrics.height, items: all };
+}
+
+// ───────────────────────────── the paragraph ─────────────────────────────
+
+function textOfRuns(p: Paragraph): string {
+  let s = '';
+  for (const r of p.runs ?? []) if (r && r.type === 'text' && typeof r.text === 'string') s += r.text;
+  return cleanText(s).replace(/\s+/g, ' ').trim();
+}
+
+function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt | null, ctx: LayoutContext): ImageSeg | null {
+  let w = num(run.width, 0);
+  let h = num(run.height, 0);
+  if (!(w > 0.01) || !(h > 0.01)) return null;
+  const image = prepareImage(run.src);
+  ensureProcessed(image);
+  // Too big for the page: scale down, keeping the aspect ratio.
+  const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
+  w *= scale;
+  h *= scale;
+  return { kind: 'image', image, width: w, height: h, fmt };
+}
+
+function geometry(style: ParagraphStyle, width: number, list: Paragraph['list']): ParaGeometry {
+  const level = list ? Math.max(0, Math.min(8, Math.floor(num(list.level, 0)))) : 0;
+  let indentLeft = num(style.indentLeft, list ? 36 * (level + 1) : 0);
+  let indentRight = num(style.indentRight, 0);
+  let firstLine = num(style.indentFirstLine, list && style.indentFirstLine === undefined ? -18 : 0);
+  const rtl = style.rtl === true;
+  // Keep at least a sliver of line whatever the indents say.
+  const minLine = Math.min(24, width / 2);
+  if (width - indentLeft - indentRight < minLine) {
+    indentLeft = Math.max(0, Math.min(indentLeft, width - minLine));
+    indentRight = Math.max(0, width - minLine - indentLeft);
+  }
+  let indentStart = rtl ? indentRight : indentLeft;
+  const indentEnd = rtl ? indentLeft : indentRight;
+  if (indentStart + firstLine < -width) firstLine = -width - indentStart;
+  if (indentStart + firstLine > width - indentEnd - minLine) firstLine = width - indentEnd - minLine - indentStart;
+  if (indentStart < -width) indentStart = -width;
+  const tabs = Array.isArray(style.tabs) && style.tabs.length > 0
+    ? style.tabs
+      .filter((t) => t && Number.isFinite(Number(t.pos)))
+      .map((t) => ({ ...t, pos: Number(t.pos) }))
+      .sort((a, b) => a.pos - b.pos)
+    : NO_TABS;
+  const align = style.align === 'center' || style.align === 'right' || style.align === 'justify' || style.align === 'left'
+    ? style.align
+    : rtl ? 'right' : 'left';
+  const lineSpacing = Math.min(Math.max(num(style.lineHeight, 1), 0.5), 10);
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, lineSpacing };
+}
+
+/** Lays out one paragraph in a box `width` points wide. */
+export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext): LaidParagraph {
+  const style = merge(ctx.defaults.paragraph, p.style);
+  const list = p.list && typeof p.list === 'object' ? p.list : undefined;
+  const geo = geometry(style, width, list);
+  const runs = Array.isArray(p.runs) ? p.runs : [];
+
+  // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).
+  const firstText = runs.find((r) => r && (r.type === 'text' || r.type === 'field'));
+  const markStyle = merge(ctx.defaults.run, firstText && 'style' in firstText ? firstText.style : undefined);
+  const markFamily = familyFor(markStyle.font);
+  const markFace = primaryFace(markFamily, variantOf(markStyle.bold, markStyle.italic));
+  // Only its size and face matter (empty lines); decorations of the mark are never drawn.
+  const markFmt = makeFmt(markStyle);
+
+  const builder = new UnitBuilder(ctx.fonts);
+  let hasFields = false;
+  for (const run of runs) {
+    if (!run || typeof run !== 'object') continue;
+    if (run.type === 'text') {
+      if (typeof run.text !== 'string' || run.text.length === 0) continue;
+      const rs = merge(ctx.defaults.run, run.style);
+      const fmt = makeFmt(rs);
+      let text = cleanText(run.text);
+      if (hasArabic(text)) text = shapeArabic(text);
+      const family = familyFor(rs.font);
+      for (const fr of splitByFace(text, family, variantOf(rs.bold, rs.italic))) builder.text(fr.text, fr.face, fmt);
+    } else if (run.type === 'field') {
+      if (run.field !== 'page' && run.field !== 'pages') continue;
+      hasFields = true;
+      const rs = merge(ctx.defaults.run, run.style);
+      const fmt = makeFmt(rs);
+      const face = primaryFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
+      ctx.fonts.use(face, DIGITS);
+      const text = ctx.fieldText?.(run.field) ?? FIELD_PLACEHOLDER;
+      builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
+    } else if (run.type === 'image') {
+      const seg = imageSeg(run, null, ctx);
+      if (seg) builder.object(seg);
+    }
+  }
+  builder.endWord();
+
+  let label: { items: Item[]; end: number } | null = null;
+  if (list) {
+    const text = cleanText(ctx.lists.next(list));
+    if (text) {
+      const labelStyle = { ...markStyle, underline: false, strike: false, link: undefined, highlight: undefined };
+      const fmt = makeFmt(labelStyle);
+      const family = familyFor(labelStyle.font);
+      let x = geo.indentStart + geo.firstLine;
+      const items: Item[] = [];
+      for (const fr of splitByFace(text, family, variantOf(labelStyle.bold, labelStyle.italic))) {
+        const w = fr.face.width(fr.text, fmt.drawSize);
+        ctx.fonts.use(fr.face, fr.text);
+        items.push({ kind: 'text', x, width: w, text: fr.text, face: fr.face, fmt, space: false });
+        x += w;
+      }
+      label = { items, end: x };
+    }
+  }
+
+  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.');
+  for (const unit of builder.units) breaker.add(unit);
+  breaker.end();
+
+  const heading = Number.isInteger(style.heading) && style.heading! >= 1 && style.heading! <= 6
+    ? { level: style.heading!, title: textOfRuns(p) }
+    : null;
+  const borders = style.borders && typeof style.borders === 'object' ? style.borders : null;
+  return {
+    kind: 'paragraph',
+    source: p,
+    lines: breaker.lines,
+    spaceBefore: Math.max(0, num(style.spaceBefore, 0)),
+    spaceAfter: Math.max(0, num(style.spaceAfter, 0)),
+    // Side borders sit 4 pt outside the text (Word's default border spacing); shading reaches them.
+    boxLeft: Math.max(-width, (geo.rtl ? geo.indentEnd : geo.indentStart + Math.min(0, geo.firstLine)) - (borders?.left ? BORDER_SPACE : 0)),
+    boxRight: Math.min(2 * width, width - (geo.rtl ? geo.indentStart : geo.indentEnd) + (borders?.right ? BORDER_SPACE : 0)),
+    shading: parseColor(style.shading),
+    borders: borders && (borders.top || borders.bottom || borders.left || borders.right) ? borders : null,
+    keepWithNext: style.keepWithNext === true,
+    pageBreakBefore: style.pageBreakBefore === true,
+    heading: heading && heading.title ? heading : null,
+    hasFields,
+  };
+}

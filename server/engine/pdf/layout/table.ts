@@ -1,0 +1,188 @@
+/**
+ * Table layout: column widths scaled to the box, each cell's blocks laid out in its width, row heights.
+ * Body tables are then drawn by jspdf-autotable (pages, repeated headers); tables inside cells, headers and
+ * footers are drawn directly from this layout (they never break across pages).
+ */
+import type { BorderLine, Table, TableCell } from '../../model/types.js';
+import { parseColor } from './color.js';
+import { merge, num } from './fmt.js';
+import type { Borders, LaidBlock, LaidCell, LaidRow, LaidTable } from './items.js';
+import type { LayoutContext } from './paragraph.js';
+
+/** Word's default left/right cell margin (0.08 inch). */
+const DEFAULT_CELL_PADDING = 5.4;
+const DEFAULT_BORDER: BorderLine = { width: 0.5, color: '#000000', style: 'single' };
+/** Widest grid we lay out: wider models are cut (their extra cells join the last column). */
+const MAX_COLUMNS = 63;
+
+export type BlockLayout = (blocks: unknown, width: number, ctx: LayoutContext) => { blocks: LaidBlock[]; height: number };
+
+function validBorder(b: BorderLine | null | undefined): BorderLine | undefined {
+  if (!b || typeof b !== 'object') return undefined;
+  const width = num(b.width, 0);
+  if (!(width > 0)) return undefined;
+  return { ...b, width: Math.min(width, 12) };
+}
+
+function columnWidths(table: Table, gridCols: number, width: number): number[] {
+  const given = (Array.isArray(table.columns) ? table.columns : []).slice(0, gridCols).map((w) => Math.max(0, num(w, 0)));
+  const known = given.filter((w) => w > 0);
+  const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : width / gridCols;
+  const widths: number[] = [];
+  for (let i = 0; i < gridCols; i++) widths.push(given[i] > 0 ? given[i] : fallback);
+  const total = widths.reduce((a, b) => a + b, 0);
+  // Scaled down to the box when too wide; never scaled up (a narrow table stays narrow).
+  const scale = total > width ? width / total : 1;
+  return widths.map((w) => w * scale);
+}
+
+interface Placement {
+  cell: TableCell;
+  col: number;
+  colSpan: number;
+  rowSpan: number;
+  /** An empty cell added where a short row leaves columns unfilled (drawn without borders). */
+  filler?: boolean;
+}
+
+/** Assigns each cell its first grid column (HTML rules: cells skip columns covered by row spans above). */
+function place(table: Table): { rows: Placement[][]; gridCols: number } {
+  const rows = Array.isArray(table.rows) ? table.rows : [];
+  const covered: number[] = []; // rows still covered, per column
+  const out: Placement[][] = [];
+  let gridCols = 1;
+  for (const row of rows) {
+    const cells = row && Array.isArray(row.cells) ? row.cells : [];
+    const placed: Placement[] = [];
+    let col = 0;
+    for (const cell of cells) {
+      if (!cell || typeof cell !== 'object') continue;
+      while ((covered[col] ?? 0) > 0) col++;
+      if (col >= MAX_COLUMNS) break;
+      const colSpan = Math.max(1, Math.min(Math.floor(num(cell.colSpan, 1)), MAX_COLUMNS - col));
+      const rowSpan = Math.max(1, Math.floor(num(cell.rowSpan, 1)));
+      placed.push({ cell, col, colSpan, rowSpan });
+      for (let c = col; c < col + colSpan; c++) covered[c] = Math.max(covered[c] ?? 0, rowSpan);
+      col += colSpan;
+    }
+    gridCols = Math.max(gridCols, col, ...covered.map((n, i) => (n > 0 ? i + 1 : 0)));
+    out.push(placed);
+    for (let c = 0; c < covered.length; c++) if (covered[c] > 0) covered[c]--;
+  }
+  const fromModel = Array.isArray(table.columns) ? table.columns.length : 0;
+  return { rows: out, gridCols: Math.max(1, Math.min(MAX_COLUMNS, Math.max(gridCols, fromModel))) };
+}
+
+/** Adds empty cells where a row leaves grid columns neither filled nor covered by a span from above. */
+function fillGaps(rows: Placement[][], gridCols: number): void {
+  const coveredUntil: number[] = new Array(gridCols).fill(-1);
+  rows.forEach((placed, r) => {
+    const taken = new Array<boolean>(gridCols).fill(false);
+    for (let c = 0; c < gridCols; c++) if (coveredUntil[c] >= r) taken[c] = true;
+    for (const p of placed) for (let c = p.col; c < Math.min(gridCols, p.col + p.colSpan); c++) taken[c] = true;
+    for (let c = 0; c < gridCols; c++) {
+      if (taken[c]) continue;
+      let span = 1;
+      while (c + span < gridCols && !taken[c + span]) span++;
+      placed.push({ cell: { blocks: [] }, col: c, colSpan: span, rowSpan: 1, filler: true });
+      c += span - 1;
+    }
+    placed.sort((a, b) => a.col - b.col);
+    for (const p of placed) {
+      const last = r + Math.min(p.rowSpan, rows.length - r) - 1;
+      for (let c = p.col; c < Math.min(gridCols, p.col + p.colSpan); c++) coveredUntil[c] = Math.max(coveredUntil[c], last);
+    }
+  });
+}
+
+export function layoutTable(table: Table, width: number, ctx: LayoutContext, layoutStack: BlockLayout): LaidTable {
+  const style = table.style && typeof table.style === 'object' ? table.style : {};
+  const { rows: placedRows, gridCols } = place(table);
+  fillGaps(placedRows, gridCols);
+  const columns = columnWidths(table, gridCols, width);
+  const tableWidth = columns.reduce((a, b) => a + b, 0);
+  const x = style.align === 'center' ? (width - tableWidth) / 2 : style.align === 'right' ? width - tableWidth : 0;
+  const padH = Math.min(Math.max(num(style.cellPadding, DEFAULT_CELL_PADDING), 0), Math.max(0, Math.min(72, tableWidth / gridCols / 3)));
+  const padding = { top: padH / 2, bottom: padH / 2, left: padH, right: padH };
+  const tableBorder = style.borders === null ? undefined : validBorder(style.borders ?? DEFAULT_BORDER);
+  const cellCtx: LayoutContext = style.run ? { ...ctx, defaults: { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } } : ctx;
+  // Rows spanned by one cell must share a page: spans taller than half a page (header rows may take up to
+  // 40% of it) become ordinary cells, so that autotable never has to cut a span.
+  const maxSpanHeight = ctx.maxImage.height * 0.5;
+
+  const models = Array.isArray(table.rows) ? table.rows : [];
+  const rows: LaidRow[] = [];
+  const heights: number[] = [];
+  placedRows.forEach((placed, r) => {
+    const model = models[r];
+    const cells: LaidCell[] = [];
+    for (const p of placed) {
+      const cellWidth = columns.slice(p.col, p.col + p.colSpan).reduce((a, b) => a + b, 0);
+      const inner = Math.max(1, cellWidth - padding.left - padding.right);
+      const laid = layoutStack(p.cell.blocks, inner, cellCtx);
+      const own: Borders = p.cell.borders && typeof p.cell.borders === 'object' ? p.cell.borders : {};
+      const borders: Borders = p.filler ? {} : {
+        top: own.top !== undefined ? validBorder(own.top) : tableBorder,
+        bottom: own.bottom !== undefined ? validBorder(own.bottom) : tableBorder,
+        left: own.left !== undefined ? validBorder(own.left) : tableBorder,
+        right: own.right !== undefined ? validBorder(own.right) : tableBorder,
+      };
+      const vAlign = p.cell.vAlign === 'middle' || p.cell.vAlign === 'bottom' ? p.cell.vAlign : 'top';
+      cells.push({
+        blocks: laid.blocks,
+        contentHeight: laid.height,
+        col: p.col,
+        colSpan: p.colSpan,
+        rowSpan: Math.min(p.rowSpan, placedRows.length - r),
+        fill: parseColor(p.cell.shading),
+        vAlign,
+        borders,
+        padding,
+      });
+    }
+    rows.push({
+      cells,
+      header: model?.header === true,
+      minHeight: Math.max(0, Math.min(num(model?.height, 0), ctx.maxImage.height)),
+      cantSplit: model?.cantSplit === true,
+    });
+  });
+
+  const need = (c: LaidCell): number => c.contentHeight + c.padding.top + c.padding.bottom;
+  const computeHeights = (): void => {
+    heights.length = 0;
+    for (const row of rows) {
+      let h = Math.max(row.minHeight, padding.top + padding.bottom + 1);
+      for (const c of row.cells) if (c.rowSpan === 1) h = Math.max(h, need(c));
+      heights.push(h);
+    }
+  };
+  computeHeights();
+  // A span taller than a page cannot be kept on one: it becomes an ordinary cell (rows it covered get fillers).
+  let changed = false;
+  rows.forEach((row, r) => {
+    for (const c of row.cells) {
+      if (c.rowSpan <= 1) continue;
+      let sum = 0;
+      for (let k = r; k < r + c.rowSpan; k++) sum += heights[k];
+      if (sum <= maxSpanHeight && need(c) <= maxSpanHeight) continue;
+      for (let k = r + 1; k < r + c.rowSpan; k++) {
+        rows[k].cells.push({ ...c, blocks: [], contentHeight: 0, rowSpan: 1, borders: { left: c.borders.left, right: c.borders.right, bottom: k === r + c.rowSpan - 1 ? c.borders.bottom : undefined } });
+        rows[k].cells.sort((a, b) => a.col - b.col);
+      }
+      c.rowSpan = 1;
+      changed = true;
+    }
+  });
+  if (changed) computeHeights();
+  // A cell spanning rows taller than those rows together makes the last of them taller.
+  rows.forEach((row, r) => {
+    for (const c of row.cells) {
+      if (c.rowSpan <= 1) continue;
+      let sum = 0;
+      for (let k = r; k < r + c.rowSpan; k++) sum += heights[k];
+      if (need(c) > sum) heights[r + c.rowSpan - 1] += need(c) - sum;
+    }
+  });
+  return { kind: 'table', columns, x, rows, heights, width: tableWidth };
+}

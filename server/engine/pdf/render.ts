@@ -1,0 +1,230 @@
+/**
+ * Bound template model → PDF. The only entry point of engine/pdf besides encryptPdf.
+ *
+ *   1. layout: every section's headers, footers and body laid out into lines and cells (pure; records
+ *      which characters each embedded font must hold, checks every image);
+ *   2. fonts: the TTF faces used are subset and added to a new jsPDF document;
+ *   3. flow: body blocks placed on pages (tables through jspdf-autotable), bookmarks for headings;
+ *   4. per page: headers and footers (page numbers known now), page counts in the body, the watermark;
+ *   5. metadata, output.
+ */
+import { jsPDF } from 'jspdf';
+import type { Block, DocMetadata, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
+import { EngineError } from '../errors.js';
+import { DocumentFonts } from './fonts/embed.js';
+import { ListCounters } from './layout/lists.js';
+import { resetStyleCaches } from './layout/fmt.js';
+import { layoutBlocks, layoutStack } from './layout/blocks.js';
+import type { LayoutContext } from './layout/paragraph.js';
+import type { LaidBlock } from './layout/items.js';
+import { Painter } from './draw/painter.js';
+import { drawWatermark } from './draw/watermark.js';
+import { BodyFlow, Outline, type DeferredField } from './flow/body.js';
+import { baseGeometry, variantFor, withHeaderFooter, type LaidHeaderFooter, type PageGeometry } from './flow/section.js';
+
+export { setFontsDir } from './fonts/dir.js';
+
+export interface RenderModelOptions {
+  /** Draw the "TEST DOCUMENT" watermark on every page. */
+  test: boolean;
+  /** Overrides the model's metadata field by field. */
+  metadata?: DocMetadata;
+}
+
+export interface RenderedPdf {
+  bytes: Uint8Array;
+  pages: number;
+}
+
+interface LaidSection {
+  section: Section;
+  geo: PageGeometry;
+  body: LaidBlock[];
+  /** Header/footer layouts by their source block list (laid out once with placeholder page numbers). */
+  parts: Map<Block[], LaidHeaderFooter>;
+  ctx: LayoutContext;
+}
+
+const FIELD_PLACEHOLDER = '000';
+
+function asObject<T extends object>(value: unknown): T | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as T) : undefined;
+}
+
+/** The decimal separator of a BCP 47 locale ('.' for an unknown one). */
+function decimalSeparatorOf(locale: unknown): string {
+  if (typeof locale !== 'string' || locale === '') return '.';
+  try {
+    return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  } catch {
+    return '.';
+  }
+}
+
+function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string): LaidSection {
+  const base = baseGeometry(asObject(section.page));
+  const width = base.right - base.left;
+  const parts = new Map<Block[], LaidHeaderFooter>();
+  const partCtx: LayoutContext = {
+    fonts,
+    defaults,
+    lists: new ListCounters(),
+    fieldText: () => FIELD_PLACEHOLDER,
+    maxImage: { width, height: (base.bottom - base.top) / 2 },
+    decimalSeparator,
+  };
+  let headerHeight = 0;
+  let footerHeight = 0;
+  for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
+    const variants = asObject<Record<string, unknown>>(set);
+    if (!variants) continue;
+    for (const key of ['default', 'first', 'even']) {
+      const blocks = variants[key];
+      if (!Array.isArray(blocks) || parts.has(blocks)) continue;
+      const laid = layoutStack(blocks, width, { ...partCtx, lists: new ListCounters() });
+      const hasFields = holdsFields(laid.blocks);
+      parts.set(blocks, { blocks: laid.blocks, height: laid.height, hasFields, source: blocks });
+      if (isHeader) headerHeight = Math.max(headerHeight, laid.height);
+      else footerHeight = Math.max(footerHeight, laid.height);
+    }
+  }
+  const geo = withHeaderFooter(base, headerHeight, footerHeight);
+  const ctx: LayoutContext = {
+    fonts,
+    defaults,
+    lists,
+    maxImage: { width, height: geo.bottom - geo.top },
+    decimalSeparator,
+  };
+  const body = layoutBlocks(section.body, width, ctx);
+  return { section, geo, body, parts, ctx };
+}
+
+/** True when laid-out blocks show a page number or count somewhere (also inside tables). */
+function holdsFields(blocks: LaidBlock[]): boolean {
+  return blocks.some((b) =>
+    b.kind === 'paragraph' ? b.hasFields : b.kind === 'table' ? b.rows.some((r) => r.cells.some((c) => holdsFields(c.blocks))) : false);
+}
+
+/** Stops jsPDF's own Arabic shaping pass on this document: text reaches it already shaped and in visual order. */
+function disableArabicPass(doc: jsPDF): void {
+  // jsPDF subscribes processArabic to every document's preProcessText event; PubSub is not in its typings.
+  const events = (doc.internal as unknown as { events: { getTopics(): Record<string, Record<string, [unknown]>>; unsubscribe(t: string): void } }).events;
+  const topic = events.getTopics().preProcessText ?? {};
+  const processArabic = (jsPDF.API as unknown as { processArabic?: unknown }).processArabic;
+  for (const [token, [fn]] of Object.entries(topic)) if (fn === processArabic) events.unsubscribe(token);
+}
+
+function drawHeadersAndFooters(doc: jsPDF, painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
+  let s = 0;
+  for (let page = 1; page <= pages; page++) {
+    while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
+    const { section, geo, parts, ctx } = laid[s];
+    if (parts.size === 0) continue;
+    doc.setPage(page);
+    painter.invalidate();
+    const index = page - sectionStarts[s];
+    const fields = { page, pages };
+    for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
+      const source = variantFor(section, index, page, asObject(set));
+      const pre = Array.isArray(source) ? parts.get(source) : undefined;
+      if (!pre) continue;
+      let part = pre;
+      if (pre.hasFields) {
+        const width = geo.right - geo.left;
+        const fieldText = (f: 'page' | 'pages'): string => String(f === 'page' ? page : pages);
+        const again = layoutStack(pre.source, width, { ...ctx, lists: new ListCounters(), fieldText, maxImage: { width, height: (geo.bottom - geo.top) / 2 } });
+        part = { ...pre, blocks: again.blocks, height: again.height };
+      }
+      const y = isHeader ? geo.headerDistance : geo.height - geo.footerDistance - part.height;
+      painter.stack(part.blocks, geo.left, y, fields);
+    }
+  }
+}
+
+function metadataOf(model: TemplateModel, override: DocMetadata | undefined): Record<string, string> {
+  const merged: Record<string, unknown> = { ...asObject<DocMetadata>(model.metadata), ...asObject<DocMetadata>(override) };
+  const props: Record<string, string> = { creator: 'docloom' };
+  for (const key of ['title', 'author', 'subject', 'keywords', 'creator'] as const) {
+    const v = merged[key];
+    if (typeof v === 'string' && v.trim() !== '') props[key] = v.slice(0, 1000);
+  }
+  return props;
+}
+
+async function render(model: TemplateModel, opts: RenderModelOptions): Promise<RenderedPdf> {
+  if (!model || typeof model !== 'object') throw new EngineError('model_invalid', 'The template model is not an object.');
+  const defaultsIn = asObject<{ run?: RunStyle; paragraph?: ParagraphStyle }>(model.defaults);
+  const defaults = { run: asObject<RunStyle>(defaultsIn?.run) ?? {}, paragraph: asObject<ParagraphStyle>(defaultsIn?.paragraph) ?? {} };
+  const sectionsIn = Array.isArray(model.sections) ? model.sections.filter((s) => s && typeof s === 'object') : [];
+  const sections: Section[] = sectionsIn.length > 0 ? sectionsIn : [{ page: undefined as unknown as Section['page'], body: [] }];
+
+  // 1. Layout.
+  resetStyleCaches();
+  const fonts = new DocumentFonts();
+  const bodyLists = new ListCounters();
+  const decimal = decimalSeparatorOf(model.locale);
+  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal));
+
+  // 2. Document and fonts.
+  const first = laid[0].geo;
+  const doc = new jsPDF({
+    unit: 'pt',
+    format: [first.width, first.height],
+    orientation: first.width > first.height ? 'l' : 'p',
+    compress: true,
+    putOnlyUsedFonts: true,
+    // Thousandths of a point are plenty; jsPDF's default (16 digits) doubles the content streams.
+    floatPrecision: 3,
+  });
+  disableArabicPass(doc);
+  await fonts.embed(doc);
+  const painter = new Painter(doc, fonts);
+
+  // 3. Body flow.
+  const outline = new Outline(doc);
+  const deferred: DeferredField[] = [];
+  const sectionStarts: number[] = [];
+  laid.forEach((ls, i) => {
+    const flow = new BodyFlow(painter, ls.geo, outline, deferred);
+    if (i > 0) flow.newPage();
+    sectionStarts.push(flow.page);
+    flow.blocks(ls.body);
+  });
+
+  // 4. Per page: page counts, headers, footers, watermark.
+  const pages = doc.getNumberOfPages();
+  for (const d of deferred) {
+    doc.setPage(d.page);
+    painter.invalidate();
+    painter.fieldValue(d.item, String(pages), d.x, d.baseline);
+  }
+  drawHeadersAndFooters(doc, painter, laid, sectionStarts, pages);
+  if (opts.test) {
+    let s = 0;
+    for (let page = 1; page <= pages; page++) {
+      while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
+      doc.setPage(page);
+      drawWatermark(doc, laid[s].geo.width, laid[s].geo.height);
+    }
+  }
+
+  // 5. Metadata and bytes.
+  doc.setProperties(metadataOf(model, opts.metadata));
+  return { bytes: new Uint8Array(doc.output('arraybuffer')), pages };
+}
+
+/**
+ * Renders a bound model. Throws EngineError for input it cannot use (an unreadable image, a model that is
+ * not an object); never anything else.
+ */
+export async function renderModel(model: TemplateModel, opts: RenderModelOptions): Promise<RenderedPdf> {
+  try {
+    return await render(model, opts ?? { test: false });
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    const wrapped = new EngineError('render_failed', `The PDF could not be rendered: ${(err as Error)?.message ?? String(err)}`);
+    (wrapped as Error & { cause?: unknown }).cause = err;
+    throw wrapped;
+  }
+}
