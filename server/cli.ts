@@ -12,7 +12,7 @@ import { openTemplateStore, openTokenStore } from './store/index.js';
 import { ServiceError } from './services/errors.js';
 import { TokenService } from './services/tokens.js';
 import { TemplateService, describeTemplateError } from './services/templates.js';
-import { loadEngine } from './services/engine.js';
+import { loadEngine, useFontsDir } from './services/engine.js';
 import { imageResolvers } from './services/images.js';
 import { optionalDelimiters } from './services/validate.js';
 import { Violations } from './services/errors.js';
@@ -152,8 +152,14 @@ async function render(config: Config, args: string[]): Promise<void> {
     throw new UsageError(`${dataFile}: not a readable JSON file (${(err as Error).message})`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${dataFile}: the data must be a JSON object`);
+  useFontsDir(path.join(config.resourcesDir, 'fonts'));
   const engine = await loadEngine();
-  const compiled = engine.compileTemplate({ kind: ext === '.docx' ? 'docx' : 'json', bytes: fs.readFileSync(templateFile), delimiters: delimitersFlag(p) });
+  const compiled = engine.compileTemplate({
+    kind: ext === '.docx' ? 'docx' : 'json',
+    bytes: fs.readFileSync(templateFile),
+    delimiters: delimitersFlag(p),
+    docxLimits: { maxUncompressedBytes: config.limits.docxUncompressedBytes, maxEntryRatio: config.limits.docxEntryRatio },
+  });
   if (!compiled.ok) {
     for (const e of compiled.errors) console.error(`${templateFile}: ${describeTemplateError(e)}`);
     process.exitCode = 1;
@@ -176,7 +182,7 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   const [file] = p.positional;
   if (!file) throw new UsageError('import needs FILE (.docx or .json)');
   delimitersFlag(p);
-  const service = new TemplateService(openTemplateStore(config.dataDir));
+  const service = new TemplateService(openTemplateStore(config.dataDir), config.limits);
   const record = await service.create(
     { name: flagString(p, 'name'), delimiters: flagString(p, 'delimiters'), description: flagString(p, 'description') },
     { filename: path.basename(file), bytes: fs.readFileSync(file) },
@@ -231,7 +237,9 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     const e = err as Error & { code?: string };
-    console.error(`docloom: ${e.code === 'ENOENT' ? e.message.replace(/^ENOENT: /, '') : (e.message ?? String(err))}`);
+    const message = e.code === 'ENOENT' ? e.message.replace(/^ENOENT: /, '') : (e.message ?? String(err));
+    // Some messages (the port in use, say) already start with "docloom: ".
+    console.error(`docloom: ${message.replace(/^docloom: /, '')}`);
     return 1;
   }
 }

@@ -46,6 +46,9 @@ export interface Config {
   limits: Limits;
 }
 
+/** Settings given as code (tests, the Electron shell): any field, and any subset of the limits. */
+export type ConfigOverrides = Partial<Omit<Config, 'limits'>> & { limits?: Partial<Limits> };
+
 export const DEFAULT_PORT = 7463;
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -89,8 +92,36 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
-/** Builds the configuration from DOCLOOM_* variables, with `overrides` (from code: tests, Electron) on top. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+/**
+ * The environment variable of each limit (CONTRACT.md §8: all configurable). Names follow the field names (and
+ * the snake_case keys GET /api/info reports), in the same units: bytes, pixels, milliseconds, counts.
+ */
+export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.freeze({
+  templateUploadBytes: 'DOCLOOM_LIMIT_TEMPLATE_UPLOAD_BYTES',
+  docxUncompressedBytes: 'DOCLOOM_LIMIT_DOCX_UNCOMPRESSED_BYTES',
+  docxEntryRatio: 'DOCLOOM_LIMIT_DOCX_ENTRY_RATIO',
+  requestBodyBytes: 'DOCLOOM_LIMIT_REQUEST_BODY_BYTES',
+  rowsPerList: 'DOCLOOM_LIMIT_ROWS_PER_LIST',
+  imagesPerDocument: 'DOCLOOM_LIMIT_IMAGES_PER_DOCUMENT',
+  imageBytes: 'DOCLOOM_LIMIT_IMAGE_BYTES',
+  imagePixels: 'DOCLOOM_LIMIT_IMAGE_PIXELS',
+  imageFetchMs: 'DOCLOOM_LIMIT_IMAGE_FETCH_MS',
+});
+
+/** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */
+function limitsFrom(env: NodeJS.ProcessEnv): Limits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(LIMIT_VARIABLES) as Array<keyof Limits>) {
+    limits[key] = int(env, LIMIT_VARIABLES[key], DEFAULT_LIMITS[key], 1);
+  }
+  return limits;
+}
+
+/**
+ * Builds the configuration from DOCLOOM_* variables, with `overrides` (from code: tests, Electron) on top.
+ * `overrides.limits` may name only some limits; the others keep their variable or default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const logLevel = (env.DOCLOOM_LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel)) {
     throw new Error(`DOCLOOM_LOG_LEVEL must be silent, error, info or debug, got "${logLevel}"`);
@@ -108,9 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
-    limits: { ...DEFAULT_LIMITS },
     ...overrides,
+    limits: { ...limitsFrom(env), ...overrides.limits },
   };
-  config.limits = Object.freeze({ ...config.limits });
+  config.limits = Object.freeze(config.limits);
   return Object.freeze(config);
 }

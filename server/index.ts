@@ -2,21 +2,23 @@
  * startServer(): config → store → services → Express app → listen on config.host. Used by `docloom serve`, the
  * Electron shell and the tests. Resolves once the service answers; the engine warms up in the background.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { loadConfig, projectRoot, type Config } from './config.js';
+import { loadConfig, projectRoot, type Config, type ConfigOverrides } from './config.js';
 import { createApp } from './http/app.js';
 import { allowedHosts } from './http/guards.js';
 import { openStore } from './store/index.js';
-import { loadEngine } from './services/engine.js';
+import { loadEngine, useFontsDir } from './services/engine.js';
 import { createServices } from './services/index.js';
 import { createLogger } from './services/log.js';
 
-export type { Config } from './config.js';
+export type { Config, ConfigOverrides } from './config.js';
 
 export interface StartServerOptions {
-  config?: Partial<Config>;
+  /** Settings as code, over the DOCLOOM_* variables (`limits` may name only some limits). */
+  config?: ConfigOverrides;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   /** Folder of the built GUI (default: <project>/dist/renderer). */
@@ -30,8 +32,33 @@ export interface RunningServer {
   config: Config;
   close(): Promise<void>;
   createToken(name: string, opts?: { readOnly?: boolean }): Promise<{ id: number; token: string }>;
+  /** Revokes a token by id (it stops working at once); false when there was no such token. */
+  revokeToken(id: number): Promise<boolean>;
   /** A one-time code for `<url>/#/signin?code=<code>` (10 minutes, single use). */
   createSignInCode(): string;
+}
+
+/** The error for a port another program holds: a sentence a person can act on, and the code programs test. */
+function portInUse(port: number, host: string, cause: unknown): NodeJS.ErrnoException {
+  const err: NodeJS.ErrnoException = new Error(
+    `docloom: port ${port} on ${host} is already in use by another program (or another docloom); stop it, or set DOCLOOM_PORT to another port (0 picks a free one)`,
+    { cause },
+  );
+  err.code = 'EADDRINUSE';
+  return err;
+}
+
+/** Says at start, rather than at the first render, when the resources folder has no fonts to render with. */
+function checkFontsDir(dir: string, log: (line: string) => void): void {
+  let files: string[] = [];
+  try {
+    files = fs.readdirSync(dir);
+  } catch {
+    // reported below, like an empty folder
+  }
+  if (!files.some((f) => /\.ttf$/i.test(f))) {
+    log(`fonts: no .ttf files in ${dir}; documents will fail to render. Set DOCLOOM_RESOURCES_DIR to a folder holding fonts/ and templates/.`);
+  }
 }
 
 function hostForUrl(host: string): string {
@@ -42,6 +69,12 @@ function hostForUrl(host: string): string {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
   const logger = createLogger(config.logLevel, options.log ?? ((line) => console.log(line)));
+  // The engine's default is <project>/resources/fonts, which a packaged app does not have: name the configured
+  // folder for renders on this thread (the render workers get it as workerData). Through services/engine.ts,
+  // which takes setFontsDir from the PDF module's public file until the facade re-exports it.
+  const fontsDir = path.join(config.resourcesDir, 'fonts');
+  useFontsDir(fontsDir);
+  checkFontsDir(fontsDir, logger.error);
   const store = await openStore(config.dataDir, { log: logger.info });
   let port = config.port;
   const baseUrl = () => config.publicUrl ?? `http://${hostForUrl(config.host)}:${port}`;
@@ -76,10 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (err) {
     await svc.close();
     await store.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new Error(`docloom: port ${port} on ${config.host} is already in use (set DOCLOOM_PORT to another port)`, { cause: err });
-    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(port, config.host, err);
     throw err;
   }
   port = (server.address() as AddressInfo).port;
@@ -106,6 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const { record, token } = svc.tokens.create(name, opts.readOnly === true);
       return { id: record.id, token };
     },
+    revokeToken: async (id) => svc.tokens.revokeIfPresent(id),
     createSignInCode: () => svc.signIn.create(),
     close: () => {
       closing ??= (async () => {

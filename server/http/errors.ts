@@ -27,9 +27,18 @@ export function sendError(res: Response, status: number, message: string, extra:
   res.status(status).json({ success: false, message, ...extra });
 }
 
+const KB = 1024;
+const MB = 1024 * 1024;
+
+/**
+ * A limit in bytes as people read it: `20 MB`, `64 KB`; a limit configured to an uneven value is given exactly
+ * (`2,000 bytes`, `1.5 MB (1,572,864 bytes)`), since the message is how a user finds which limit was hit.
+ */
 export function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`;
+  if (bytes >= KB && bytes < MB && bytes % KB === 0) return `${bytes / KB} KB`;
+  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  return bytes >= MB ? `${(bytes / MB).toFixed(1)} MB (${exact})` : exact;
 }
 
 /** Errors raised by body-parser (express.json/urlencoded) carry `type` and `status`. */

@@ -3,7 +3,6 @@
  * `completed` with pages and size, or `failed` with {code, message} and no file. Statuses pending → processing →
  * completed | failed; `expired` is a separate flag set by the sweeper (or on read, if the sweeper has not run yet).
  */
-import type { Limits } from '../config.js';
 import type { DocumentFilter, DocumentRecord, DocumentRepository, DocumentStatus, TemplateRecord } from '../store/index.js';
 import type { DocumentFiles } from '../store/document-files.js';
 import { addMinutes, nowIso } from './datetime.js';
@@ -16,7 +15,6 @@ import type { RenderJob } from './render-core.js';
 import type { Priority, Renderer } from './render-pool.js';
 import type { TemplateService } from './templates.js';
 import {
-  checkRowLimits,
   optionalExpiration,
   optionalFlag,
   optionalLocale,
@@ -37,7 +35,6 @@ export interface DocumentServiceDeps {
   templates: TemplateService;
   renderer: Renderer;
   idempotency: Idempotency;
-  limits: Limits;
   log: (line: string) => void;
 }
 
@@ -115,7 +112,6 @@ export class DocumentService {
     const v = new Violations();
     const template = this.#template(v, input.template_id);
     const data = requiredDataObject(v, input.data);
-    if (data) checkRowLimits(v, data, this.deps.limits.rowsPerList);
     const test = optionalFlag(v, 'test', input.test) ?? false;
     const locale = optionalLocale(v, input.locale) ?? null;
     v.throwIfAny();
@@ -203,8 +199,9 @@ export class DocumentService {
   async #validate(input: Record<string, unknown>): Promise<ValidRequest> {
     const v = new Violations();
     const template = this.#template(v, input.template_id);
+    // Rows per list, images and the like are the render's to check (a `failed` document naming the limit): it
+    // knows which lists the template repeats, and the data's shape is all that is validated here.
     const data = requiredDataObject(v, input.data);
-    if (data) checkRowLimits(v, data, this.deps.limits.rowsPerList);
     let outputType = template?.output_filetype ?? 'pdf';
     const requestedType = optionalString(v, 'output_type', input.output_type);
     if (requestedType !== undefined && requestedType !== '') outputType = requestedType.toLowerCase();

@@ -1,4 +1,5 @@
 /** Builds the services over an open store. The HTTP layer and the CLI use these, never the store directly. */
+import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 import { DocumentService } from './documents.js';
@@ -35,20 +36,32 @@ export interface ServiceOptions {
 export async function createServices(o: ServiceOptions): Promise<Services> {
   const { config, store, logger } = o;
   const tokens = new TokenService(store.tokens);
-  const templates = new TemplateService(store.templates);
-  const renderer = createRenderer(config.renderWorkers, { allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits }, logger.error);
+  const templates = new TemplateService(store.templates, config.limits);
+  const renderer = createRenderer(
+    config.renderWorkers,
+    { allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') },
+    logger.error,
+  );
   const documents = new DocumentService({
     repo: store.documents,
     files: store.files,
     templates,
     renderer,
     idempotency: new Idempotency(store.idempotency),
-    limits: config.limits,
     log: logger.error,
   });
   const interrupted = await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
-  const sweeper = startSweeper(documents, () => store.idempotency.prune(), config.sweepIntervalSeconds, logger.info);
+  const sweeper = startSweeper(
+    documents,
+    () => {
+      store.idempotency.prune();
+      // Sign-in tokens idle past their lifetime already fail to authenticate; this removes them from the list.
+      tokens.pruneSignInTokens();
+    },
+    config.sweepIntervalSeconds,
+    logger.info,
+  );
   return {
     config,
     tokens,

@@ -3,13 +3,20 @@
  * or, with renderWorkers = 0, on the main thread; either way the outcome is plain data that crosses threads.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ImageResolver } from '../engine/index.js';
 import type { CompiledTemplate } from '../engine/index.js';
 import type { DocMetadata } from '../engine/model/types.js';
 import type { TemplateKind } from '../store/records.js';
-import { loadEngine } from './engine.js';
+import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
 import { imageResolvers, type ImageSettings } from './images.js';
 import { docxFiller } from './docx-output.js';
+
+/** What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. */
+export interface RenderSettings extends ImageSettings {
+  /** The bundled fonts (<resources>/fonts); null keeps the engine's own default (the project's resources). */
+  fontsDir: string | null;
+}
 
 export interface RenderJob {
   /** `<uuid>@<version>`: the compiled-template cache key. */
@@ -46,8 +53,9 @@ export class RenderCore {
   readonly #cache = new Map<string, CachedTemplate>();
   readonly #resolvers: () => ImageResolver;
 
-  constructor(private readonly images: ImageSettings) {
-    this.#resolvers = imageResolvers(images);
+  constructor(private readonly settings: RenderSettings) {
+    this.#resolvers = imageResolvers(settings);
+    if (settings.fontsDir) useFontsDir(settings.fontsDir);
   }
 
   async render(job: RenderJob): Promise<RenderOutcome> {
@@ -58,7 +66,10 @@ export class RenderCore {
       if (job.output === 'docx') {
         const fill = docxFiller(engine);
         if (!fill) return { ok: false, code: 'docx_unavailable', message: 'Filled .docx output is not available.' };
-        const bytes = await fill(template.source, job.data, job.delimiters, { locale: job.locale ?? undefined, fetchImage: this.#resolvers() });
+        // The PDF path has the binder count rows; the .docx filler does not, so the limit is checked here.
+        const over = listOverLimit(job.data, this.settings.limits.rowsPerList);
+        if (over) return over;
+        const bytes = await fill(template.source, job.data, job.delimiters, this.#fillOptions(job));
         return { ok: true, bytes, pages: null };
       }
       const result = await engine.renderPdf(template.compiled, job.data, {
@@ -68,17 +79,17 @@ export class RenderCore {
         metadata: job.metadata,
         resolveImage: this.#resolvers(),
         limits: {
-          rowsPerList: this.images.limits.rowsPerList,
-          imagesPerDocument: this.images.limits.imagesPerDocument,
-          imageBytes: this.images.limits.imageBytes,
-          imagePixels: this.images.limits.imagePixels,
+          rowsPerList: this.settings.limits.rowsPerList,
+          imagesPerDocument: this.settings.limits.imagesPerDocument,
+          imageBytes: this.settings.limits.imageBytes,
+          imagePixels: this.settings.limits.imagePixels,
         },
       });
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
       const fill = job.editableCopy && job.kind === 'docx' ? docxFiller(engine) : undefined;
       if (fill) {
         try {
-          outcome.editable = await fill(template.source, job.data, job.delimiters, { locale: job.locale ?? undefined, fetchImage: this.#resolvers() });
+          outcome.editable = await fill(template.source, job.data, job.delimiters, this.#fillOptions(job));
         } catch (err) {
           // The PDF is what was asked for; a missing editable copy is logged, not fatal.
           outcome.editableError = err instanceof Error ? err.message : String(err);
@@ -87,10 +98,15 @@ export class RenderCore {
       return outcome;
     } catch (err) {
       const engine = await loadEngine().catch(() => null);
+      // First: the PDF renderer wraps a failed font read in its own render_failed error.
+      const fonts = missingFont(err);
+      if (fonts) return fonts;
       if (engine && err instanceof engine.EngineError) {
-        return { ok: false, code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
+        // render_failed is the renderer's word for something that went wrong inside it: logged like a crash.
+        const internal = err.code === 'render_failed' ? { internal: true, detail: describeError(err.cause ?? err) } : {};
+        return { ok: false, code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}), ...internal };
       }
-      return { ok: false, code: 'render_failed', message: 'The document could not be rendered.', internal: true, detail: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+      return { ok: false, code: 'render_failed', message: 'The document could not be rendered.', internal: true, detail: describeError(err) };
     }
   }
 
@@ -109,7 +125,7 @@ export class RenderCore {
       return { ok: false, code: 'template_missing', message: 'The template file is missing; the template was changed or deleted.' };
     }
     const engine = await loadEngine();
-    const compiled = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters });
+    const compiled = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters, docxLimits: this.#docxLimits() });
     if (!compiled.ok) {
       return { ok: false, code: 'template_invalid', message: compiled.errors.map((e) => e.message).join(' ') };
     }
@@ -118,4 +134,68 @@ export class RenderCore {
     if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string);
     return entry;
   }
+
+  #docxLimits() {
+    return { maxUncompressedBytes: this.settings.limits.docxUncompressedBytes, maxEntryRatio: this.settings.limits.docxEntryRatio };
+  }
+
+  #fillOptions(job: RenderJob) {
+    const { limits } = this.settings;
+    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(), limits: this.#docxLimits(), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
+  }
+}
+
+type Failure = Extract<RenderOutcome, { ok: false }>;
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** The first list or table in the data with more than `max` rows, as a `limit_exceeded` failure. */
+function listOverLimit(data: unknown, max: number, at = ''): Failure | null {
+  if (Array.isArray(data)) {
+    if (data.length > max) {
+      return {
+        ok: false,
+        code: 'limit_exceeded',
+        message: `The list "${at}" has ${data.length.toLocaleString('en-US')} items, more than the limit of ${max.toLocaleString('en-US')} rows per list.`,
+        field: at,
+      };
+    }
+    for (const item of data) {
+      const over = typeof item === 'object' && item !== null ? listOverLimit(item, max, at) : null;
+      if (over) return over;
+    }
+    return null;
+  }
+  if (typeof data === 'object' && data !== null) {
+    for (const [key, value] of Object.entries(data)) {
+      const over = typeof value === 'object' && value !== null ? listOverLimit(value, max, at ? `${at}.${key}` : key) : null;
+      if (over) return over;
+    }
+  }
+  return null;
+}
+
+/**
+ * A render that failed because a bundled font file could not be read (a resources folder without its fonts,
+ * say a packaged app pointed at the wrong folder): said plainly instead of "could not be rendered". Recognised by
+ * the file-system error, found in the cause chain, naming a file inside the configured fonts folder.
+ */
+function missingFont(err: unknown): Failure | null {
+  const dir = configuredFontsDir();
+  if (!dir) return null;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const file = (e as NodeJS.ErrnoException).path;
+    if (typeof file === 'string' && path.resolve(file).startsWith(dir + path.sep)) {
+      return {
+        ok: false,
+        code: 'fonts_missing',
+        message: `The bundled font ${path.basename(file)} cannot be read from ${dir}: the resources folder (DOCLOOM_RESOURCES_DIR) has no complete fonts folder. Reinstall docloom, or point DOCLOOM_RESOURCES_DIR at a folder holding fonts/.`,
+        internal: true,
+        detail: describeError(err),
+      };
+    }
+  }
+  return null;
 }

@@ -7,8 +7,7 @@
  * .ts file, and Node 20 does not pass tsx's loader on to workers, so a tiny bootstrap registers tsx first.
  */
 import { Worker } from 'node:worker_threads';
-import type { ImageSettings } from './images.js';
-import { RenderCore, type RenderJob, type RenderOutcome } from './render-core.js';
+import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
 
 export type Priority = 'interactive' | 'batch';
@@ -19,15 +18,15 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
-export function createRenderer(workers: number, images: ImageSettings, log: (line: string) => void): Renderer {
-  return workers > 0 ? new WorkerPool(workers, images, log) : new InlineRenderer(images);
+export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void): Renderer {
+  return workers > 0 ? new WorkerPool(workers, settings, log) : new InlineRenderer(settings);
 }
 
 class InlineRenderer implements Renderer {
   readonly #core: RenderCore;
 
-  constructor(images: ImageSettings) {
-    this.#core = new RenderCore(images);
+  constructor(settings: RenderSettings) {
+    this.#core = new RenderCore(settings);
   }
 
   async render(job: RenderJob, _priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
@@ -74,9 +73,25 @@ function workerEntry(): { target: URL | string; eval: boolean } {
   return { eval: false, target: new URL('./render-worker.js', here) };
 }
 
+/**
+ * The parent's Node flags, less those that only make sense for the main script: a worker inherits execArgv, and
+ * `--input-type` (a host started as `node --input-type=module -e …` or from stdin) makes loading the worker's
+ * file fail with ERR_INPUT_TYPE_NOT_ALLOWED.
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i];
+    if (arg === '--input-type') i++;
+    else if (!arg.startsWith('--input-type=')) out.push(arg);
+  }
+  return out;
+}
+
 class WorkerPool implements Renderer {
   readonly #size: number;
-  readonly #images: ImageSettings;
+  /** Sent to every worker as its workerData (fonts folder, image and data limits). */
+  readonly #settings: RenderSettings;
   readonly #log: (line: string) => void;
   readonly #slots = new Set<Slot>();
   readonly #interactive: QueuedJob[] = [];
@@ -86,9 +101,9 @@ class WorkerPool implements Renderer {
   #spawnBlockedUntil = 0;
   #respawnTimer: NodeJS.Timeout | null = null;
 
-  constructor(size: number, images: ImageSettings, log: (line: string) => void) {
+  constructor(size: number, settings: RenderSettings, log: (line: string) => void) {
     this.#size = size;
-    this.#images = images;
+    this.#settings = settings;
     this.#log = log;
     for (let i = 0; i < size; i++) this.#spawn();
   }
@@ -120,7 +135,7 @@ class WorkerPool implements Renderer {
 
   #spawn(): void {
     const entry = workerEntry();
-    const worker = new Worker(entry.target, { eval: entry.eval, workerData: this.#images });
+    const worker = new Worker(entry.target, { eval: entry.eval, workerData: this.#settings, execArgv: workerExecArgv() });
     const slot: Slot = { worker, ready: false, running: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: WorkerMessage) => {

@@ -3,8 +3,7 @@
  * Loads the engine at start and says `ready`, so the first document does not pay for it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RenderCore, type RenderJob, type RenderOutcome } from './render-core.js';
-import type { ImageSettings } from './images.js';
+import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import { loadEngine } from './engine.js';
 
 export type WorkerRequest = { id: number; job: RenderJob };
@@ -12,7 +11,8 @@ export type WorkerMessage = { type: 'ready' } | { type: 'result'; id: number; ou
 
 const port = parentPort;
 if (port) {
-  const core = new RenderCore(workerData as ImageSettings);
+  // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
+  const core = new RenderCore(workerData as RenderSettings);
   port.on('message', (msg: WorkerRequest) => {
     void core.render(msg.job).then((outcome) => {
       const transfer: ArrayBuffer[] = [];

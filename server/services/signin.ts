@@ -1,6 +1,8 @@
 /**
  * One-time sign-in codes for the GUI in a browser: `docloom serve` prints a link carrying a code; the page
  * trades it once (within 10 minutes) for a fresh token named "GUI (browser)". Codes live in memory only.
+ * The tokens made here have a lifetime (TokenService.pruneSignInTokens): each exchange also drops the sign-in
+ * tokens idle for 30 days and those beyond the 5 most recently used.
  */
 import crypto from 'node:crypto';
 import { randomString, type TokenService } from './tokens.js';
@@ -33,7 +35,9 @@ export class SignInCodes {
     const expires = this.#codes.get(key);
     this.#codes.delete(key);
     if (expires === undefined || expires < Date.now()) throw invalid;
-    return this.tokens.create(GUI_TOKEN_NAME).token;
+    const { token } = this.tokens.create(GUI_TOKEN_NAME, false, 'sign-in');
+    this.tokens.pruneSignInTokens();
+    return token;
   }
 
   #key(code: string): string {

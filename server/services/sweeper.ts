@@ -1,4 +1,7 @@
-/** Every config.sweepIntervalSeconds: expire due documents (files deleted, `expired: 1`) and forget old idempotency keys. */
+/**
+ * Every config.sweepIntervalSeconds: expire due documents (files deleted, `expired: 1`), then the housekeeping
+ * passed as `extra` (old idempotency keys, idle sign-in tokens).
+ */
 import type { DocumentService } from './documents.js';
 
 export interface Sweeper {

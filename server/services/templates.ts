@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_LIMITS, type Limits } from '../config.js';
 import type { TemplateError } from '../engine/model/types.js';
 import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/index.js';
 import { nowIso } from './datetime.js';
@@ -49,8 +50,42 @@ interface Settings {
   google_doc_id?: string | null;
 }
 
+/** The .docx zip limits of CONTRACT.md §8 that apply to template files. */
+export type TemplateLimits = Pick<Limits, 'docxUncompressedBytes' | 'docxEntryRatio'>;
+
+/**
+ * A template file the engine refused as a whole (location.part `file`) keeps the engine's code, so the answer
+ * says what kind of problem it is: not a Word document at all → 415, over the zip limits → 413, damaged or not a
+ * docloom template → 422 with the usual field errors.
+ */
+function fileRefusal(errors: TemplateError[]): ServiceError | null {
+  if (errors.length !== 1 || errors[0].location.part !== 'file') return null;
+  const [e] = errors;
+  if (e.code === 'unsupported_file') return new ServiceError('unsupported_type', e.message);
+  if (e.code === 'too_large') return new ServiceError('too_large', e.message);
+  return null;
+}
+
+/** The `name` and `description` a docloom .json template gives itself, used when the upload names none. */
+function ownSettings(bytes: Uint8Array): { name?: string; description?: string } {
+  try {
+    const doc: unknown = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ''));
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return {};
+    const { name, description } = doc as Record<string, unknown>;
+    return {
+      name: typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 255) : undefined,
+      description: typeof description === 'string' ? description.slice(0, 65_535) : undefined,
+    };
+  } catch {
+    return {}; // it compiled, so this does not happen; a name from the file name is a fine fallback anyway
+  }
+}
+
 export class TemplateService {
-  constructor(private readonly repo: TemplateRepository) {}
+  constructor(
+    private readonly repo: TemplateRepository,
+    private readonly limits: TemplateLimits = DEFAULT_LIMITS,
+  ) {}
 
   get(uuid: string): TemplateRecord {
     const record = this.repo.getByUuid(uuid);
@@ -93,11 +128,12 @@ export class TemplateService {
     const engine = await loadEngine();
     const now = nowIso();
     const base = path.basename(file!.filename);
+    const own = kind === 'json' && (settings.name === undefined || settings.description === undefined) ? ownSettings(file!.bytes) : {};
     return this.repo.create(
       {
         uuid: crypto.randomUUID(),
-        name: settings.name ?? (base.replace(/\.[^.]+$/, '') || 'Template'),
-        description: settings.description ?? '',
+        name: settings.name ?? own.name ?? (base.replace(/\.[^.]+$/, '') || 'Template'),
+        description: settings.description ?? own.description ?? '',
         kind: kind!,
         original_filename: base,
         google_doc_id: settings.google_doc_id ?? null,
@@ -198,8 +234,13 @@ export class TemplateService {
 
   async #compile(kind: TemplateKind, bytes: Uint8Array, delimiters: [string, string]) {
     const engine = await loadEngine();
-    const result = engine.compileTemplate({ kind, bytes, delimiters });
-    if (!result.ok) throw validationError({ file: result.errors.map(describeTemplateError) }, result.errors);
+    const result = engine.compileTemplate({
+      kind,
+      bytes,
+      delimiters,
+      docxLimits: { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio },
+    });
+    if (!result.ok) throw fileRefusal(result.errors) ?? validationError({ file: result.errors.map(describeTemplateError) }, result.errors);
     return result;
   }
 

@@ -25,6 +25,23 @@ function sha256(text: string): Buffer {
   return crypto.createHash('sha256').update(text).digest();
 }
 
+/**
+ * Lifetime of the tokens the browser sign-in makes (docs/api.md, "Browser sign-in"). Every exchange makes a new
+ * one and a browser never hands its token back, so without a rule they would pile up: a sign-in token that has
+ * not been used for SIGN_IN_TOKEN_IDLE_DAYS stops working and is removed, and only the SIGN_IN_TOKENS_KEPT most
+ * recently used sign-in tokens are kept (a new sign-in drops the oldest beyond that). Tokens made on purpose
+ * (the Tokens page, `docloom token create`, the API) are never removed by the service.
+ */
+export const SIGN_IN_TOKEN_IDLE_DAYS = 30;
+export const SIGN_IN_TOKENS_KEPT = 5;
+/** A token's last use is written at most this often (a write per request would be a disk write per request). */
+const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function lastActive(t: TokenRecord): number {
+  return Date.parse(t.last_used_at ?? t.created_at);
+}
+
 export interface Caller {
   tokenId: number;
   name: string;
@@ -34,7 +51,7 @@ export interface Caller {
 export class TokenService {
   constructor(private readonly repo: TokenRepository) {}
 
-  create(name: unknown, readOnly: unknown = false): { record: TokenRecord; token: string } {
+  create(name: unknown, readOnly: unknown = false, source?: TokenRecord['source']): { record: TokenRecord; token: string } {
     const v = new Violations();
     if (typeof name !== 'string' || name.trim() === '') v.add('name', 'The name field is required.');
     else if (name.length > 255) v.add('name', 'The name field must not be greater than 255 characters.');
@@ -47,6 +64,7 @@ export class TokenService {
       hash: sha256(secret).toString('hex'),
       read_only: ro === true,
       created_at: nowIso(),
+      ...(source ? { source } : {}),
     });
     return { record, token: `${record.id}|${secret}` };
   }
@@ -57,6 +75,21 @@ export class TokenService {
 
   revoke(id: number): void {
     if (!this.repo.remove(id)) throw notFound('Token');
+  }
+
+  /** Revokes a token if it still exists (the desktop shell's window token at stop); false when it did not. */
+  revokeIfPresent(id: number): boolean {
+    return Number.isInteger(id) && this.repo.remove(id);
+  }
+
+  /** Applies the sign-in tokens' lifetime (see SIGN_IN_TOKEN_IDLE_DAYS); returns how many were removed. */
+  pruneSignInTokens(now = Date.now()): number {
+    return this.repo.removeWhere((t, all) => {
+      if (t.source !== 'sign-in') return false;
+      if (lastActive(t) < now - SIGN_IN_TOKEN_IDLE_DAYS * DAY_MS) return true;
+      const newer = all.filter((o) => o.source === 'sign-in' && o !== t && (lastActive(o) > lastActive(t) || (lastActive(o) === lastActive(t) && o.id > t.id)));
+      return newer.length >= SIGN_IN_TOKENS_KEPT;
+    });
   }
 
   /** The caller behind a bearer token, or null. Never throws for malformed input. */
@@ -70,6 +103,14 @@ export class TokenService {
     const given = sha256(bearer.slice(bar + 1));
     const stored = Buffer.from(record.hash, 'hex');
     if (stored.length !== given.length || !crypto.timingSafeEqual(given, stored)) return null;
+    const now = Date.now();
+    if (record.source === 'sign-in' && lastActive(record) < now - SIGN_IN_TOKEN_IDLE_DAYS * DAY_MS) {
+      this.repo.remove(record.id);
+      return null;
+    }
+    if (record.last_used_at === undefined || Date.parse(record.last_used_at) < now - LAST_USED_RESOLUTION_MS) {
+      this.repo.touch(record.id, new Date(now).toISOString());
+    }
     return { tokenId: record.id, name: record.name, readOnly: record.read_only };
   }
 }

@@ -93,20 +93,3 @@ export function requiredDataObject(v: Violations, value: unknown): Record<string
   }
   return parsed as Record<string, unknown>;
 }
-
-/** Lists and tables in the data may hold at most `max` rows (CONTRACT.md §8); reports the first offender per path. */
-export function checkRowLimits(v: Violations, data: unknown, max: number, path = 'data'): void {
-  if (Array.isArray(data)) {
-    if (data.length > max) {
-      v.add(path, `The ${path} field must not have more than ${max} items.`);
-      return;
-    }
-    for (const item of data) if (typeof item === 'object' && item !== null) checkRowLimits(v, item, max, path);
-    return;
-  }
-  if (typeof data === 'object' && data !== null) {
-    for (const [key, value] of Object.entries(data)) {
-      if (typeof value === 'object' && value !== null) checkRowLimits(v, value, max, `${path}.${key}`);
-    }
-  }
-}

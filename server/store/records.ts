@@ -63,6 +63,10 @@ export interface TokenRecord {
   hash: string;
   read_only: boolean;
   created_at: string;
+  /** How it was made when that matters for its lifetime: `sign-in` = by the GUI's browser sign-in (see tokens.ts). */
+  source?: 'sign-in';
+  /** Last time it authenticated a request, recorded at most once an hour (absent: never used yet). */
+  last_used_at?: string;
 }
 
 export interface IdempotencyEntry {

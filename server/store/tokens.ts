@@ -37,6 +37,26 @@ export class TokenRepository {
     });
   }
 
+  /** Records a token's last use (one small atomic write; the caller decides how often). */
+  touch(id: number, at: string): void {
+    this.#file.update((data) => {
+      const record = data.tokens.find((t) => t.id === id);
+      if (record) record.last_used_at = at;
+    });
+  }
+
+  /** Removes every token `drop` picks, in one write (none when it picks none); returns how many. */
+  removeWhere(drop: (token: TokenRecord, all: readonly TokenRecord[]) => boolean): number {
+    const current = this.list();
+    if (!current.some((t) => drop(t, current))) return 0;
+    return this.#file.update((data) => {
+      const before = data.tokens.length;
+      const all = [...data.tokens];
+      data.tokens = data.tokens.filter((t) => !drop(t, all));
+      return before - data.tokens.length;
+    });
+  }
+
   /** Returns false when there was no such token. */
   remove(id: number): boolean {
     return this.#file.update((data) => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type Config } from '../../server/index.js';
+import { startServer, type Config, type ConfigOverrides } from '../../server/index.js';
 
 export interface TestServer {
   /** Base URL, e.g. http://127.0.0.1:40123 (the API is under /api). */
@@ -25,11 +25,15 @@ export interface TestServer {
   logs: string[];
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/**
+ * `overrides` are settings as code; `options.env` are DOCLOOM_* variables read as `docloom serve` reads them
+ * (default none, so the machine's own variables never leak into a test). Overrides win over variables.
+ */
+export async function startTestServer(overrides: ConfigOverrides = {}, options: { env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-test-'));
   const logs: string[] = [];
   const server = await startServer({
-    env: {},
+    env: options.env ?? {},
     config: { port: 0, seedSamples: false, renderWorkers: 0, logLevel: 'error', ...overrides, dataDir },
     log: (line) => logs.push(line),
   });

@@ -77,7 +77,8 @@ test('tokens API: create (shown once), list (no secrets), revoke stops it at onc
 
   const list = await json(await s.api('/api/tokens'));
   const entry = list.tokens.find((t: { id: number }) => t.id === body.id);
-  assert.deepEqual(Object.keys(entry).sort(), ['created_at', 'id', 'name', 'read_only']);
+  assert.deepEqual(Object.keys(entry).sort(), ['created_at', 'id', 'last_used_at', 'name', 'read_only']);
+  assert.match(entry.last_used_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/, 'used once above');
   assert.ok(!JSON.stringify(list).includes(body.token.split('|')[1]));
 
   const missing = await s.api('/api/tokens', { method: 'POST', body: new URLSearchParams({}) });

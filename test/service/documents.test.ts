@@ -175,11 +175,14 @@ test('output_type other than pdf is refused for a .json template', async () => {
   assert.deepEqual(body.errors, { output_type: ['The selected output type is invalid.'] });
 });
 
-test('rows per list over the limit → 422 naming the field', async () => {
+test('rows per list over the default limit → a failed document (limit_exceeded) naming the limit', async () => {
   const items = Array.from({ length: 10_001 }, () => ({ description: 'x', amount: '1' }));
   const { status, body } = await createDocument(s, { template_id: invoice.uuid, data: JSON.stringify({ items }) });
-  assert.equal(status, 422);
-  assert.deepEqual(body.errors, { 'data.items': ['The data.items field must not have more than 10000 items.'] });
+  assert.equal(status, 201);
+  assert.equal(body.document.status, 'failed');
+  assert.equal(body.document.error.code, 'limit_exceeded');
+  assert.match(body.document.error.message, /more than the limit of 10,000 rows per list/);
+  assert.equal(fs.existsSync(docFile(body.document.id)), false);
 });
 
 test('DELETE removes the record and its file; reads answer 404 after', async () => {

@@ -95,7 +95,7 @@ test('a broken template → 422 listing every error with its location', async ()
   assert.equal(body.errors.file.length, 3);
   assert.equal(body.template_errors.length, 3);
   const parts = body.template_errors.map((e: { location: { part: string } }) => e.location.part).sort();
-  assert.deepEqual(parts.map((p: string) => p.split(':')[0]), ['body', 'body', 'footer']);
+  assert.deepEqual(parts.map((p: string) => p.split(':')[0]), ['body', 'footer', 'header']);
   for (const [i, line] of body.errors.file.entries()) {
     const e = body.template_errors[i];
     assert.ok(line.startsWith(`${e.location.part}, paragraph ${e.location.paragraph}, ${e.location.tag}: `), line);

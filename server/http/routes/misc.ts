@@ -67,7 +67,14 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
   });
 
   r.get('/tokens', (_req, res) => {
-    const tokens = s.tokens.list().map((t) => ({ id: t.id, name: t.name, read_only: t.read_only, created_at: laravelDate(t.created_at) }));
+    const tokens = s.tokens.list().map((t) => ({
+      id: t.id,
+      name: t.name,
+      read_only: t.read_only,
+      created_at: laravelDate(t.created_at),
+      // Recorded at most once an hour; null until first used.
+      last_used_at: t.last_used_at ? laravelDate(t.last_used_at) : null,
+    }));
     res.json({ success: true, tokens });
   });
 

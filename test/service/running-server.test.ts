@@ -1,0 +1,134 @@
+/**
+ * What startServer() promises its callers (the CLI, the Electron service process): a port in use fails with the
+ * EADDRINUSE code kept, and tokens can be revoked by id. Also the lifetime of the tokens the browser sign-in makes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startServer } from '../../server/index.js';
+import { SIGN_IN_TOKEN_IDLE_DAYS, SIGN_IN_TOKENS_KEPT } from '../../server/services/tokens.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { json, tempDir } from './support.js';
+
+function listenOn(port: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+test('a port in use: the error keeps code EADDRINUSE and names the port and DOCLOOM_PORT; the data dir is released', async () => {
+  const holder = await listenOn(0);
+  const port = (holder.address() as net.AddressInfo).port;
+  const dataDir = tempDir();
+  try {
+    const config = { port, dataDir, seedSamples: false, renderWorkers: 0, logLevel: 'silent' as const };
+    const err = await startServer({ env: {}, config }).then(
+      () => assert.fail('started on a port another listener holds'),
+      (e: unknown) => e as NodeJS.ErrnoException,
+    );
+    assert.equal(err.code, 'EADDRINUSE');
+    assert.ok(err.message.includes(`port ${port}`), err.message);
+    assert.match(err.message, /DOCLOOM_PORT/);
+    assert.equal((err.cause as NodeJS.ErrnoException).code, 'EADDRINUSE');
+    // The failed start let go of the data dir: the next start on a free port uses it.
+    const next = await startServer({ env: {}, config: { ...config, port: 0 } });
+    assert.notEqual(next.port, port);
+    await next.close();
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('revokeToken(id): the token stops working at once; an unknown id answers false', async () => {
+  const dataDir = tempDir();
+  const server = await startServer({ env: {}, config: { port: 0, dataDir, seedSamples: false, renderWorkers: 0, logLevel: 'silent' } });
+  try {
+    const { id, token } = await server.createToken('docloom desktop window');
+    const info = () => fetch(`${server.url}/api/info`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await info()).status, 200);
+    assert.equal(await server.revokeToken(id), true);
+    assert.equal((await info()).status, 401);
+    assert.equal(await server.revokeToken(id), false);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(dataDir, 'tokens.json'), 'utf8'));
+    assert.deepEqual(onDisk.tokens, []);
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+async function signIn(s: TestServer): Promise<string> {
+  const res = await fetch(`${s.url}/api/gui/exchange`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: s.createSignInCode() }),
+  });
+  assert.equal(res.status, 200);
+  return (await json(res)).token as string;
+}
+
+const status = (s: TestServer, token: string) => fetch(`${s.url}/api/info`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+
+test(`browser sign-in tokens: only the ${SIGN_IN_TOKENS_KEPT} most recently used are kept; tokens made on purpose are never touched`, async () => {
+  const s = await startTestServer();
+  try {
+    const sameName = await json(await s.api('/api/tokens', { method: 'POST', body: new URLSearchParams({ name: 'GUI (browser)' }) }));
+    const tokens: string[] = [];
+    for (let i = 0; i < SIGN_IN_TOKENS_KEPT + 2; i++) tokens.push(await signIn(s));
+    assert.equal(await status(s, tokens[0]), 401, 'the oldest sign-in token was dropped');
+    assert.equal(await status(s, tokens[1]), 401);
+    for (const token of tokens.slice(2)) assert.equal(await status(s, token), 200);
+    const listed = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number; name: string }>;
+    assert.equal(listed.filter((t) => t.name === 'GUI (browser)').length, SIGN_IN_TOKENS_KEPT + 1);
+    assert.ok(listed.some((t) => t.id === sameName.id), 'a token made through the API keeps working whatever its name');
+    assert.equal(await status(s, sameName.token), 200);
+    assert.equal(await status(s, s.token), 200);
+  } finally {
+    await s.close();
+  }
+});
+
+test(`browser sign-in tokens idle for ${SIGN_IN_TOKEN_IDLE_DAYS} days stop working and are removed; last use is recorded`, async () => {
+  const s = await startTestServer({ sweepIntervalSeconds: 1 });
+  try {
+    const idle = await signIn(s);
+    const forgotten = await signIn(s);
+    const fresh = await signIn(s);
+    assert.equal(await status(s, idle), 200);
+    const listed = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number; last_used_at: string | null }>;
+    const idleId = Number(idle.split('|')[0]);
+    assert.match(listed.find((t) => t.id === idleId)!.last_used_at ?? '', /^\d{4}-\d\d-\d\dT/, 'its use was recorded');
+
+    // Age it on disk, as the file would look after a month without use (the service re-reads a changed file).
+    const file = path.join(s.dataDir, 'tokens.json');
+    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const longAgo = new Date(Date.now() - (SIGN_IN_TOKEN_IDLE_DAYS + 1) * 24 * 3600 * 1000).toISOString();
+    const forgottenId = Number(forgotten.split('|')[0]);
+    for (const t of data.tokens) if (t.id === idleId || t.id === forgottenId) Object.assign(t, { created_at: longAgo, last_used_at: longAgo });
+    // A token made on purpose, as old, is not subject to the rule.
+    const ownId = Number(s.token.split('|')[0]);
+    for (const t of data.tokens) if (t.id === ownId) Object.assign(t, { created_at: longAgo, last_used_at: longAgo });
+    fs.writeFileSync(file, JSON.stringify(data));
+
+    assert.equal(await status(s, idle), 401);
+    assert.equal(await status(s, fresh), 200);
+    assert.equal(await status(s, s.token), 200);
+    const after = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number }>;
+    assert.ok(!after.some((t) => t.id === idleId), 'the idle token is gone from the list');
+    // One never presented again is removed by the sweeper (every second here).
+    let listed2: Array<{ id: number }> = after;
+    for (let i = 0; i < 40 && listed2.some((t) => t.id === forgottenId); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      listed2 = (await json(await s.api('/api/tokens'))).tokens;
+    }
+    assert.ok(!listed2.some((t) => t.id === forgottenId), 'the sweeper removed the forgotten one');
+    assert.ok(listed2.some((t) => t.id === ownId));
+  } finally {
+    await s.close();
+  }
+});
