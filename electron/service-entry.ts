@@ -31,13 +31,13 @@ async function main(): Promise<void> {
   const parent = connectToParent();
   let server: Server | null = null;
   let stopping: Promise<void> | null = null;
-  let tokenId: unknown = null;
+  let tokenId: number | null = null;
 
   const stop = (exitCode: number): Promise<void> => {
     stopping ??= (async () => {
       try {
         if (server) {
-          await revokeWindowToken(server, tokenId);
+          if (tokenId !== null) await server.revokeToken(tokenId);
           await server.close();
         }
       } catch (error) {
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
     );
     server = started;
     if (fellBack) console.error(`docloom service: port ${base.port} is in use; listening on ${server.port} instead`);
+    // A run that crashed could not revoke its token: clear those first, so one window token is live at a time.
+    await server.revokeTokensNamed(WINDOW_TOKEN_NAME);
     const { id, token } = await server.createToken(WINDOW_TOKEN_NAME, { readOnly: false });
     tokenId = id;
     parent.post({ type: 'ready', url: server.url.replace(/\/+$/, ''), port: server.port, token, fellBack });
@@ -70,12 +72,6 @@ async function main(): Promise<void> {
     parent.post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
     await stop(1);
   }
-}
-
-/** Revokes the run's token when the service offers a way to (keeps one live window token, not one per launch). */
-async function revokeWindowToken(server: Server, tokenId: unknown): Promise<void> {
-  const revoke = (server as { revokeToken?: (id: unknown) => unknown }).revokeToken;
-  if (tokenId !== null && typeof revoke === 'function') await revoke.call(server, tokenId);
 }
 
 void main();

@@ -34,6 +34,8 @@ export interface RunningServer {
   createToken(name: string, opts?: { readOnly?: boolean }): Promise<{ id: number; token: string }>;
   /** Revokes a token by id (it stops working at once); false when there was no such token. */
   revokeToken(id: number): Promise<boolean>;
+  /** Revokes every token with this exact name (e.g. the desktop window's, left behind by a crashed run). */
+  revokeTokensNamed(name: string): Promise<number>;
   /** A one-time code for `<url>/#/signin?code=<code>` (10 minutes, single use). */
   createSignInCode(): string;
 }
@@ -137,6 +139,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return { id: record.id, token };
     },
     revokeToken: async (id) => svc.tokens.revokeIfPresent(id),
+    revokeTokensNamed: async (name) =>
+      svc.tokens.list().filter((t) => t.name === name).filter((t) => svc.tokens.revokeIfPresent(t.id)).length,
     createSignInCode: () => svc.signIn.create(),
     close: () => {
       closing ??= (async () => {

@@ -14,15 +14,13 @@ const UNAVAILABLE_CODES: ReadonlySet<unknown> = new Set(['EADDRINUSE', 'EACCES']
 
 /**
  * Errors that mean "this port cannot be ours" (taken, or reserved on this OS) — worth a second try on port 0.
- * Looks at `code`, then `cause.code`; startServer() rewords EADDRINUSE into a sentence without a code, so as a
- * last resort its wording ("already in use") counts too.
+ * Looks at `code`, then `cause.code` (startServer() keeps EADDRINUSE as the code of its own, worded error).
  */
 export function isPortUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, cause, message } = error as { code?: unknown; cause?: unknown; message?: unknown };
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
   if (UNAVAILABLE_CODES.has(code)) return true;
-  if (typeof cause === 'object' && cause !== null && UNAVAILABLE_CODES.has((cause as { code?: unknown }).code)) return true;
-  return typeof message === 'string' && /\bEADDRINUSE\b|already in use/i.test(message);
+  return typeof cause === 'object' && cause !== null && UNAVAILABLE_CODES.has((cause as { code?: unknown }).code);
 }
 
 /**

@@ -8,7 +8,6 @@ import type { DocumentFiles } from '../store/document-files.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import { loadEngine } from './engine.js';
-import { docxOutputAvailable } from './docx-output.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
 import type { RenderJob } from './render-core.js';
@@ -205,7 +204,7 @@ export class DocumentService {
     let outputType = template?.output_filetype ?? 'pdf';
     const requestedType = optionalString(v, 'output_type', input.output_type);
     if (requestedType !== undefined && requestedType !== '') outputType = requestedType.toLowerCase();
-    if (template && !(outputType === 'pdf' || (outputType === 'docx' && template.kind === 'docx' && (await docxOutputAvailable())))) {
+    if (template && !(outputType === 'pdf' || (outputType === 'docx' && template.kind === 'docx'))) {
       v.add('output_type', 'The selected output type is invalid.');
     }
     const outputFilename = optionalString(v, 'output_filename', input.output_filename);

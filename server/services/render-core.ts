@@ -10,7 +10,6 @@ import type { DocMetadata } from '../engine/model/types.js';
 import type { TemplateKind } from '../store/records.js';
 import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
 import { imageResolvers, type ImageSettings } from './images.js';
-import { docxFiller } from './docx-output.js';
 
 /** What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. */
 export interface RenderSettings extends ImageSettings {
@@ -64,12 +63,10 @@ export class RenderCore {
       const template = await this.#compiled(job);
       if ('code' in template) return template;
       if (job.output === 'docx') {
-        const fill = docxFiller(engine);
-        if (!fill) return { ok: false, code: 'docx_unavailable', message: 'Filled .docx output is not available.' };
         // The PDF path has the binder count rows; the .docx filler does not, so the limit is checked here.
         const over = listOverLimit(job.data, this.settings.limits.rowsPerList);
         if (over) return over;
-        const bytes = await fill(template.source, job.data, job.delimiters, this.#fillOptions(job));
+        const bytes = await engine.fillDocx(template.source, job.data, job.delimiters, this.#fillOptions(job));
         return { ok: true, bytes, pages: null };
       }
       const result = await engine.renderPdf(template.compiled, job.data, {
@@ -86,10 +83,9 @@ export class RenderCore {
         },
       });
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
-      const fill = job.editableCopy && job.kind === 'docx' ? docxFiller(engine) : undefined;
-      if (fill) {
+      if (job.editableCopy && job.kind === 'docx') {
         try {
-          outcome.editable = await fill(template.source, job.data, job.delimiters, this.#fillOptions(job));
+          outcome.editable = await engine.fillDocx(template.source, job.data, job.delimiters, this.#fillOptions(job));
         } catch (err) {
           // The PDF is what was asked for; a missing editable copy is logged, not fatal.
           outcome.editableError = err instanceof Error ? err.message : String(err);

@@ -12,7 +12,6 @@ import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import { loadEngine } from './engine.js';
-import { docxOutputAvailable } from './docx-output.js';
 import {
   DEFAULT_EXPIRATION,
   optionalDelimiters,
@@ -121,7 +120,7 @@ export class TemplateService {
       v.add('file', `The file field is required.${hint}`);
     }
     const kind = file ? this.#kindOf(file) : undefined;
-    const settings = this.#settings(v, input, kind ?? 'json', true, await docxOutputAvailable());
+    const settings = this.#settings(v, input, kind ?? 'json', true);
     v.throwIfAny();
     const delimiters = settings.delimiters ?? DEFAULT_DELIMITERS;
     const compiled = await this.#compile(kind!, file!.bytes, delimiters);
@@ -157,7 +156,7 @@ export class TemplateService {
     const current = this.get(uuid);
     const v = new Violations();
     const kind = file ? this.#kindOf(file) : current.kind;
-    const settings = this.#settings(v, input, kind, false, await docxOutputAvailable());
+    const settings = this.#settings(v, input, kind, false);
     // A .json file replacing a .docx one cannot keep .docx output.
     if (kind === 'json' && current.output_filetype === 'docx' && settings.output_filetype === undefined) settings.output_filetype = 'pdf';
     v.throwIfAny();
@@ -244,7 +243,7 @@ export class TemplateService {
     return result;
   }
 
-  #settings(v: Violations, input: Record<string, unknown>, kind: TemplateKind, creating: boolean, docxOutput: boolean): Settings {
+  #settings(v: Violations, input: Record<string, unknown>, kind: TemplateKind, creating: boolean): Settings {
     const s: Settings = {};
     const name = optionalString(v, 'name', input.name);
     if (name !== undefined) {
@@ -259,7 +258,7 @@ export class TemplateService {
     const filetype = optionalString(v, 'output_filetype', input.output_filetype);
     if (filetype !== undefined && filetype !== '') {
       const type = filetype.toLowerCase();
-      if (type === 'pdf' || (type === 'docx' && kind === 'docx' && docxOutput)) s.output_filetype = type;
+      if (type === 'pdf' || (type === 'docx' && kind === 'docx')) s.output_filetype = type;
       else v.add('output_filetype', 'The selected output filetype is invalid.');
     }
     const editable = optionalFlag(v, 'editable', input.editable);

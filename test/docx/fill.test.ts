@@ -9,10 +9,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { EngineError } from '../../server/engine/errors.js';
 import { fillDocx, fillDocxAsync } from '../../server/engine/docx/fill.js';
 import { importDocx } from '../../server/engine/docx/import.js';
+import { compileTemplate } from '../../server/engine/index.js';
+import { bindTemplate } from '../../server/engine/bind/bind.js';
+import type { Block } from '../../server/engine/model/types.js';
 import { buildDocx, makePng, p } from './build-docx.js';
-import { texts } from './model-text.js';
+import { paragraphText, texts } from './model-text.js';
+import { DOCX_FIXTURES_DIR } from '../helpers/fixtures.js';
 
-const FIXTURES = '/work/shared/fixtures/docxtemplater-examples/';
+const FIXTURES = `${DOCX_FIXTURES_DIR}/`;
 const BRACES = ['{', '}'] as const;
 
 function fixture(name: string): Uint8Array {
@@ -100,6 +104,43 @@ test('a paragraph holding only a section repeats as a paragraph; inline sections
   assert.deepEqual(bodyOf(out), ['Items:', 'one', 'two', 'Inline: [one][two] done', 'Block one', 'Block two']);
   // The repeated bullets keep their list formatting.
   assert.equal((parts(out)['word/document.xml'].match(/<w:numId w:val="1"\/>/g) ?? []).length, 2);
+});
+
+/** Every body paragraph, empty ones included, marked "• " when it is a list item. */
+function bodyParagraphs(blocks: Block[]): string[] {
+  return blocks.map((b) => (b.type === 'paragraph' ? `${b.list ? '• ' : ''}${paragraphText(b)}` : b.type));
+}
+
+test('a section tag alone in its paragraph takes the paragraph with it, as in the PDF: no empty bullet after the last item', async () => {
+  const template = buildDocx({
+    numbering:
+      '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>',
+    body:
+      p('Proof:') +
+      p('{{#proof}}It works because {{reason}}', BULLET) +
+      p('{{/proof}}', BULLET) +
+      p('{{#steps}}', BULLET) +
+      p('Step {{name}}{{/steps}}', BULLET) +
+      p('after'),
+  });
+  const compiled = compileTemplate({ kind: 'docx', bytes: template });
+  assert.ok(compiled.ok);
+  for (const data of [
+    { proof: [{ reason: 'A' }, { reason: 'B' }], steps: [{ name: '1' }, { name: '2' }] },
+    { proof: [], steps: [] },
+  ]) {
+    const copy = bodyParagraphs(importDocx(fillDocx(template, data)).sections[0].body);
+    const pdf = bodyParagraphs((await bindTemplate(compiled.template, data)).sections[0].body);
+    // The editable copy holds exactly the paragraphs the PDF shows.
+    assert.deepEqual(copy, pdf);
+  }
+  const filled = bodyParagraphs(importDocx(fillDocx(template, { proof: [{ reason: 'A' }, { reason: 'B' }], steps: [{ name: '1' }] })).sections[0].body);
+  assert.deepEqual(filled, ['Proof:', '• It works because A', '• It works because B', '• Step 1', 'after']);
+  // The fixture written that way in Word: two bullets per list, none empty.
+  const fixtureCopy = bodyParagraphs(importDocx(fillDocx(fixture('tag-product-loop.docx'), {
+    products: [{ title: 'T', name: 'N', reference: 'R', avantages: [{ title: 'A', proof: [{ reason: 'r1' }, { reason: 'r2' }] }] }],
+  }, BRACES)).sections[0].body);
+  assert.deepEqual(fixtureCopy.filter((t) => t.startsWith('•')), ['•  It works because r1', '•  It works because r2']);
 });
 
 test('a section filling the only cell of a row repeats the row', () => {

@@ -1,5 +1,5 @@
 /**
- * The real Word templates of /work/shared/fixtures/docxtemplater-examples (see its SOURCE.md, delimiters { }):
+ * The real Word templates of shared/fixtures/docxtemplater-examples (see its SOURCE.md, delimiters { }):
  * the importer's model of each, then the whole path through the engine's facade — valid templates compile,
  * list their fields and render; broken ones report every error with its location.
  */
@@ -11,8 +11,9 @@ import { importDocx } from '../../server/engine/docx/import.js';
 import type { Field } from '../../server/engine/model/types.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { paragraphs, texts } from './model-text.js';
+import { DOCX_FIXTURES_DIR } from '../helpers/fixtures.js';
 
-const DIR = '/work/shared/fixtures/docxtemplater-examples/';
+const DIR = `${DOCX_FIXTURES_DIR}/`;
 const BRACES = ['{', '}'] as const;
 
 function bytesOf(name: string): Uint8Array {

@@ -10,6 +10,7 @@ import { EngineError } from '../../server/engine/errors.js';
 import { importDocx } from '../../server/engine/docx/import.js';
 import { buildDocx, p, W_NS } from './build-docx.js';
 import { bodyTexts } from './model-text.js';
+import { DOCX_FIXTURES_DIR } from '../helpers/fixtures.js';
 
 function code(fn: () => unknown): string {
   try {
@@ -192,7 +193,7 @@ test('a macro-enabled document (.docm content type) imports without its macros',
 });
 
 test('random damage to real templates only ever yields a model or an EngineError', () => {
-  const dir = '/work/shared/fixtures/docxtemplater-examples/';
+  const dir = `${DOCX_FIXTURES_DIR}/`;
   const fixtures = ['tag-example.docx', 'sdt-content.docx', 'loop-image-footer.docx', 'table-complex-example.docx'];
   let seed = 42;
   const rand = (): number => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { compileTemplate } from '../../server/engine/index.js';
 import type { Delimiters, TemplateError } from '../../server/engine/model/types.js';
+import { docxFixture } from '../helpers/fixtures.js';
 
 function errorsOf(doc: Record<string, unknown>, delimiters?: Delimiters): TemplateError[] {
   const result = compileTemplate({ kind: 'json', bytes: new TextEncoder().encode(JSON.stringify({ docloom: 1, ...doc })), delimiters });
@@ -270,7 +271,7 @@ test('a bad file is one error located at the file', () => {
 });
 
 test('a .docx that cannot be read keeps the reader\'s code: unsupported_file, too_large (docxLimits), invalid_template', () => {
-  const docx = new Uint8Array(fs.readFileSync('/work/shared/fixtures/docxtemplater-examples/tag-example.docx'));
+  const docx = new Uint8Array(fs.readFileSync(docxFixture('tag-example')));
   const codeOf = (source: Parameters<typeof compileTemplate>[0]): [string, string] => {
     const result = compileTemplate(source);
     assert.equal(result.ok, false);

@@ -44,6 +44,26 @@ test('a port in use: the error keeps code EADDRINUSE and names the port and DOCL
   }
 });
 
+test('revokeTokensNamed(name): revokes exactly the tokens with that name (a crashed run\'s window tokens)', async () => {
+  const dataDir = tempDir();
+  const server = await startServer({ env: {}, config: { port: 0, dataDir, seedSamples: false, renderWorkers: 0, logLevel: 'silent' } });
+  try {
+    const stale1 = await server.createToken('docloom desktop window');
+    const stale2 = await server.createToken('docloom desktop window');
+    const other = await server.createToken('my script');
+    const status = (token: string) =>
+      fetch(`${server.url}/api/info`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    assert.equal(await server.revokeTokensNamed('docloom desktop window'), 2);
+    assert.equal(await status(stale1.token), 401);
+    assert.equal(await status(stale2.token), 401);
+    assert.equal(await status(other.token), 200);
+    assert.equal(await server.revokeTokensNamed('docloom desktop window'), 0);
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('revokeToken(id): the token stops working at once; an unknown id answers false', async () => {
   const dataDir = tempDir();
   const server = await startServer({ env: {}, config: { port: 0, dataDir, seedSamples: false, renderWorkers: 0, logLevel: 'silent' } });

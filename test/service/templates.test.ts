@@ -7,8 +7,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { INVOICE_DATA, createDocument, createInvoiceTemplate, json, jsonTemplate, uploadTemplate } from './support.js';
 import type { Body } from './support.js';
+import { DOCX_FIXTURES_DIR } from '../helpers/fixtures.js';
 
-const FIXTURES = '/work/shared/fixtures/docxtemplater-examples';
+const FIXTURES = DOCX_FIXTURES_DIR;
 const fixture = (name: string) => ({ name, bytes: fs.readFileSync(path.join(FIXTURES, name)) });
 
 let s: TestServer;

@@ -9,7 +9,6 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination.js';
 import { idParam } from '../params.js';
 import { EXPIRATION_MAX, EXPIRATION_MIN, DEFAULT_EXPIRATION } from '../../services/validate.js';
 import { projectRoot } from '../../config.js';
-import { docxOutputAvailable } from '../../services/docx-output.js';
 
 function packageVersion(): string {
   try {
@@ -44,7 +43,7 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
       api_url: `${s.baseUrl()}/api`,
       token: { id: who.tokenId, name: who.name, read_only: who.readOnly },
       // docx: filled .docx output for DOCX templates, once the engine's filler is there.
-      output_types: (await docxOutputAvailable()) ? ['pdf', 'docx'] : ['pdf'],
+      output_types: ['pdf', 'docx'],
       template_types: ['docx', 'json'],
       default_delimiters: '{{ }}',
       pagination: { default_per_page: DEFAULT_PER_PAGE, max_per_page: MAX_PER_PAGE },
