@@ -154,6 +154,7 @@ async function render(config: Config, args: string[]): Promise<void> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${dataFile}: the data must be a JSON object`);
   useFontsDir(path.join(config.resourcesDir, 'fonts'));
   const engine = await loadEngine();
+  engine.setMaxImagePixels(config.limits.imagePixels);
   const compiled = engine.compileTemplate({
     kind: ext === '.docx' ? 'docx' : 'json',
     bytes: fs.readFileSync(templateFile),

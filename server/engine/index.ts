@@ -147,3 +147,9 @@ export function fillDocx(
 
 /** Names the folder of the bundled fonts for this thread (the packaged app keeps them outside the project). */
 export { setFontsDir } from './pdf/render.js';
+
+/**
+ * Sets the most pixels an image drawn into a PDF may have, for this thread (limits.imagePixels; default 40 M). The
+ * binder checks tagged images with RenderOptions.limits; this also covers images a template carries itself.
+ */
+export { setMaxImagePixels } from './pdf/images.js';

@@ -11,13 +11,7 @@ import path from 'node:path';
 
 export type Engine = typeof import('../engine/index.js');
 
-interface Loaded {
-  engine: Engine;
-  // setFontsDir comes from the PDF module's public file until the facade (engine/index.ts) re-exports it.
-  pdf: typeof import('../engine/pdf/render.js');
-}
-
-let loading: Promise<Loaded> | null = null;
+let loading: Promise<Engine> | null = null;
 let fontsDir: string | null = null;
 let appliedFontsDir: string | null = null;
 
@@ -32,18 +26,16 @@ export function configuredFontsDir(): string | null {
 }
 
 export async function loadEngine(): Promise<Engine> {
-  loading ??= Promise.all([import('../engine/index.js'), import('../engine/pdf/render.js')])
-    .then(([engine, pdf]) => ({ engine, pdf }))
-    .catch((err: unknown) => {
+  loading ??= import('../engine/index.js').catch((err: unknown) => {
       loading = null;
       throw err;
     });
-  const loaded = await loading;
+  const engine = await loading;
   // Applied here rather than in useFontsDir() so naming the folder never loads the engine; only a change is
   // passed on, since the engine drops its font caches whenever the folder is set.
   if (fontsDir !== null && fontsDir !== appliedFontsDir) {
-    loaded.pdf.setFontsDir(fontsDir);
+    engine.setFontsDir(fontsDir);
     appliedFontsDir = fontsDir;
   }
-  return loaded.engine;
+  return engine;
 }

@@ -60,6 +60,9 @@ export class RenderCore {
   async render(job: RenderJob): Promise<RenderOutcome> {
     try {
       const engine = await loadEngine();
+      // The renderer's own pixel limit (images a template carries itself); set here, not in the constructor,
+      // because the engine is loaded lazily (services/engine.ts) and the call is a plain assignment.
+      engine.setMaxImagePixels(this.settings.limits.imagePixels);
       const template = await this.#compiled(job);
       if ('code' in template) return template;
       if (job.output === 'docx') {

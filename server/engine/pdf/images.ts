@@ -1,19 +1,45 @@
 /**
  * Images of a bound model: `data:` URIs decoded, checked and typed once, cached across documents (a logo used
  * by every invoice is decoded once per process). jsPDF embeds each distinct image once per document (alias).
+ *
+ * The pixel count is checked from the header before anything is decoded (here or in jsPDF). GIF and WebP are
+ * decoded to RGBA (first frame of an animation; omggif and libwebp, see images/gif.ts and images/webp.ts) and handed
+ * to jsPDF as PNG, whose path keeps alpha as a soft mask (jsPDF's own GIF/WebP paths re-encode to JPEG and lose it). JPEGs keep their bytes; their EXIF orientation
+ * is applied when drawing (image/orient.ts).
  */
 import { imageSize } from 'image-size';
 import { EngineError } from '../errors.js';
+import { decodeGifFirstFrame } from '../images/gif.js';
+import { checkPixelLimit } from '../images/pixel-limit.js';
+import { encodePng } from '../images/png-encode.js';
+import type { RgbaImage } from '../images/rgba.js';
+import { decodeWebp } from '../images/webp.js';
 
 export type ImageFormat = 'PNG' | 'JPEG' | 'GIF' | 'WEBP' | 'BMP';
 
 export interface PreparedImage {
   /** Alias in the PDF: the same key is embedded once however often it is drawn. */
   key: string;
+  /** What `data` holds now: a GIF or WebP has become a PNG. */
   format: ImageFormat;
   data: Uint8Array;
+  /** Stored pixels (before any EXIF turn). */
   pixelWidth: number;
   pixelHeight: number;
+  /** JPEG EXIF orientation 2–8 (absent when upright): drawImage turns and mirrors the picture by it. */
+  orientation?: number;
+}
+
+/** The default of limits.imagePixels (CONTRACT §8): 40 megapixels. */
+export const DEFAULT_MAX_IMAGE_PIXELS = 40_000_000;
+let maxPixels = DEFAULT_MAX_IMAGE_PIXELS;
+
+/**
+ * Sets the most pixels an image may have (the service's limits.imagePixels). The binder checks tagged images with
+ * the same limit; this also covers images a template carries itself (a logo inside a .docx).
+ */
+export function setMaxImagePixels(pixels: number): void {
+  if (Number.isFinite(pixels) && pixels > 0) maxPixels = Math.floor(pixels);
 }
 
 const MAX_CACHED_BYTES = 64 * 1024 * 1024;
@@ -39,7 +65,11 @@ function describe(src: string): string {
 /** Decodes a `data:` URI image. Throws EngineError for anything that is not a PNG, JPEG, GIF, WebP or BMP image. */
 export function prepareImage(src: string): PreparedImage {
   const hit = cache.get(src);
-  if (hit) return hit;
+  if (hit) {
+    // The limit may have been lowered since the image was cached.
+    checkPixels(hit.format, hit.pixelWidth, hit.pixelHeight);
+    return hit;
+  }
   if (typeof src !== 'string' || !src.startsWith('data:')) {
     throw new EngineError('image_invalid', `An image must be given as a data: URI by the time it is drawn, got "${describe(String(src))}".`);
   }
@@ -47,28 +77,50 @@ export function prepareImage(src: string): PreparedImage {
   if (comma < 0) throw new EngineError('image_invalid', 'An image data: URI has no data.');
   const header = src.slice(5, comma).toLowerCase();
   const payload = src.slice(comma + 1);
-  const data = header.endsWith(';base64')
-    ? new Uint8Array(Buffer.from(payload, 'base64'))
-    : new Uint8Array(Buffer.from(decodeURIComponent(payload), 'latin1'));
+  let data: Uint8Array;
+  try {
+    data = header.endsWith(';base64')
+      ? new Uint8Array(Buffer.from(payload, 'base64'))
+      : new Uint8Array(Buffer.from(decodeURIComponent(payload), 'latin1'));
+  } catch {
+    throw new EngineError('image_invalid', 'An image data: URI has badly percent-encoded data.');
+  }
   const format = formatOf(data);
   if (!format) {
     const mime = header.split(';')[0] || 'unknown';
     throw new EngineError('image_unsupported', `Images must be PNG, JPEG, GIF, WebP or BMP; this one is ${mime}.`);
   }
-  let size: { width?: number; height?: number };
+  let size: { width?: number; height?: number; orientation?: number };
   try {
     size = imageSize(data);
   } catch {
     throw new EngineError('image_invalid', `The ${format} image is damaged or truncated.`);
   }
   if (!size.width || !size.height) throw new EngineError('image_invalid', `The ${format} image has no size.`);
-  const image: PreparedImage = { key: `img${nextKey++}`, format, data, pixelWidth: size.width, pixelHeight: size.height };
+  checkPixels(format, size.width, size.height);
+  const image = convert(format, data, size.width, size.height);
+  if (format === 'JPEG' && typeof size.orientation === 'number' && size.orientation >= 2 && size.orientation <= 8) {
+    image.orientation = size.orientation;
+  }
   cache.set(src, image);
-  cachedBytes += data.length;
+  cachedBytes += image.data.length;
   for (const [k, v] of cache) {
     if (cachedBytes <= MAX_CACHED_BYTES) break;
     cache.delete(k);
     cachedBytes -= v.data.length;
   }
   return image;
+}
+
+function checkPixels(format: ImageFormat, width: number, height: number): void {
+  checkPixelLimit(format, width, height, maxPixels);
+}
+
+/** GIF and WebP → PNG with alpha (each decoder checks its frames' sizes first); other formats keep their bytes. */
+function convert(format: ImageFormat, data: Uint8Array, width: number, height: number): PreparedImage {
+  let rgba: RgbaImage | null = null;
+  if (format === 'GIF') rgba = decodeGifFirstFrame(data, maxPixels);
+  else if (format === 'WEBP') rgba = decodeWebp(data, maxPixels);
+  if (rgba) return { key: `img${nextKey++}`, format: 'PNG', data: encodePng(rgba), pixelWidth: rgba.width, pixelHeight: rgba.height };
+  return { key: `img${nextKey++}`, format, data, pixelWidth: width, pixelHeight: height };
 }

@@ -8,6 +8,7 @@
 import { jsPDF } from 'jspdf';
 import { EngineError } from '../../errors.js';
 import type { PreparedImage } from '../images.js';
+import { drawOriented } from '../image/orient.js';
 
 const FORMAT = 'DOCLOOMCACHED';
 const IMAGES_COLLECTION = 'addImage_images';
@@ -55,8 +56,13 @@ export function ensureProcessed(image: PreparedImage): void {
 
 const DUMMY = new Uint8Array([0]);
 
-/** Draws `image` with its top-left corner at (x, y), scaled to width × height points. */
+/**
+ * Draws `image` with its top-left corner at (x, y), filling width × height points; a JPEG with an EXIF orientation
+ * is turned and mirrored upright into that box (its bytes are embedded as stored).
+ */
 export function drawImage(doc: jsPDF, image: PreparedImage, x: number, y: number, width: number, height: number): void {
   processOnce(image);
-  doc.addImage(DUMMY, FORMAT, x, y, width, height, image.key);
+  drawOriented(doc, image.orientation, x, y, width, height, (ax, ay, aw, ah) => {
+    doc.addImage(DUMMY, FORMAT, ax, ay, aw, ah, image.key);
+  });
 }

@@ -1,0 +1,73 @@
+/**
+ * RGBA pixels → PNG bytes, so that decoded GIF and WebP images reach the PDF through jsPDF's PNG path, which keeps
+ * alpha as a soft mask (its GIF and WebP paths re-encode to JPEG and drop it). A fully opaque image is written
+ * as RGB (no soft mask needed). Compression is light: jsPDF decodes the PNG once and compresses the pixels itself.
+ */
+import zlib from 'node:zlib';
+import type { RgbaImage } from './rgba.js';
+
+const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Uint8Array, start: number, end: number): number {
+  let c = 0xffffffff;
+  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function isOpaque(data: Uint8Array): boolean {
+  for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false;
+  return true;
+}
+
+export function encodePng(image: RgbaImage): Uint8Array {
+  const { width, height, data } = image;
+  const opaque = isOpaque(data);
+  const channels = opaque ? 3 : 4;
+  const stride = width * channels + 1;
+  // Filter type 0 (none) on every row: the first byte of each row stays 0.
+  const raw = new Uint8Array(stride * height);
+  if (opaque) {
+    for (let y = 0, src = 0; y < height; y++) {
+      let o = y * stride + 1;
+      for (let x = 0; x < width; x++, src += 4) {
+        raw[o++] = data[src];
+        raw[o++] = data[src + 1];
+        raw[o++] = data[src + 2];
+      }
+    }
+  } else {
+    for (let y = 0; y < height; y++) raw.set(data.subarray(y * width * 4, (y + 1) * width * 4), y * stride + 1);
+  }
+  const idat = zlib.deflateSync(raw, { level: 1 });
+
+  const ihdr = new Uint8Array(13);
+  const ihdrView = new DataView(ihdr.buffer);
+  ihdrView.setUint32(0, width);
+  ihdrView.setUint32(4, height);
+  ihdr[8] = 8; // bits per channel
+  ihdr[9] = opaque ? 2 : 6; // RGB or RGBA
+  const chunks: Array<[string, Uint8Array]> = [['IHDR', ihdr], ['IDAT', idat], ['IEND', new Uint8Array(0)]];
+  const total = SIGNATURE.length + chunks.reduce((n, [, body]) => n + 12 + body.length, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(SIGNATURE, 0);
+  let p = SIGNATURE.length;
+  for (const [type, body] of chunks) {
+    view.setUint32(p, body.length);
+    for (let i = 0; i < 4; i++) out[p + 4 + i] = type.charCodeAt(i);
+    out.set(body, p + 8);
+    view.setUint32(p + 8 + body.length, crc32(out, p + 4, p + 8 + body.length));
+    p += 12 + body.length;
+  }
+  return out;
+}
