@@ -200,6 +200,51 @@ test('tables: grid widths, header rows, gridSpan and vMerge, shading, uniform bo
   assert.deepEqual(bodyTexts(model).slice(-1), ['after']);
 });
 
+/**
+ * The grid slots each cell occupies when the rows are read by HTML's table rules: a cell takes the first free
+ * slot of its row, and a rowSpan reserves its columns in the rows below (so those rows must leave them out).
+ */
+function htmlSlots(rows: Array<{ cells: Array<{ colSpan?: number; rowSpan?: number }> }>): number[][][] {
+  const taken: boolean[][] = rows.map(() => []);
+  return rows.map((row, r) =>
+    row.cells.map((cell) => {
+      let col = 0;
+      while (taken[r][col]) col++;
+      const slots: number[] = [];
+      for (let dr = 0; dr < (cell.rowSpan ?? 1); dr++) {
+        for (let dc = 0; dc < (cell.colSpan ?? 1); dc++) {
+          assert.ok(r + dr < rows.length, `row ${r} cell reaches below the table`);
+          assert.ok(!taken[r + dr][col + dc], `row ${r + dr} column ${col + dc} taken twice`);
+          taken[r + dr][col + dc] = true;
+        }
+      }
+      for (let dc = 0; dc < (cell.colSpan ?? 1); dc++) slots.push(col + dc);
+      return [slots[0], slots.length];
+    }),
+  );
+}
+
+test('tables: vMerge becomes rowSpan by HTML rules: later rows leave out the covered cells, whatever the column', () => {
+  // Four grid columns. Column 1–2 (a gridSpan of 2) is merged over three rows, column 3 over two, column 0 not at all;
+  // a new restart in column 3 begins a second merge right after the first one.
+  const body =
+    '<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="1000"/><w:gridCol w:w="1000"/><w:gridCol w:w="1000"/></w:tblGrid>' +
+    `<w:tr>${CELL('a1')}${CELL('wide', '<w:gridSpan w:val="2"/><w:vMerge w:val="restart"/>')}${CELL('d1', '<w:vMerge w:val="restart"/>')}</w:tr>` +
+    `<w:tr>${CELL('a2')}${CELL('', '<w:gridSpan w:val="2"/><w:vMerge/>')}${CELL('', '<w:vMerge w:val="continue"/>')}</w:tr>` +
+    `<w:tr>${CELL('a3')}${CELL('', '<w:gridSpan w:val="2"/><w:vMerge/>')}${CELL('d3', '<w:vMerge w:val="restart"/>')}</w:tr>` +
+    `<w:tr>${CELL('a4')}${CELL('b4')}${CELL('c4')}${CELL('', '<w:vMerge/>')}</w:tr>` +
+    '</w:tbl>';
+  const [table] = tables(doc(body).sections[0].body);
+  const cellTexts = table.rows.map((r) => r.cells.map((c) => texts(c.blocks).join('')));
+  assert.deepEqual(cellTexts, [['a1', 'wide', 'd1'], ['a2'], ['a3', 'd3'], ['a4', 'b4', 'c4']]);
+  assert.deepEqual(
+    table.rows.map((r) => r.cells.map((c) => [c.colSpan ?? 1, c.rowSpan ?? 1])),
+    [[[1, 1], [2, 3], [1, 2]], [[1, 1]], [[1, 1], [1, 2]], [[1, 1], [1, 1], [1, 1]]],
+  );
+  // Read by HTML's rules, every cell lands in its own Word grid column and every slot is filled exactly once.
+  assert.deepEqual(htmlSlots(table.rows), [[[0, 1], [1, 2], [3, 1]], [[0, 1]], [[0, 1], [3, 1]], [[0, 1], [1, 1], [2, 1]]]);
+});
+
 test('tables: style conditional formatting and per-cell borders', () => {
   const body =
     '<w:tbl><w:tblPr><w:tblStyle w:val="Fancy"/><w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr>' +
@@ -301,6 +346,23 @@ test('sections: page size, orientation and margins per section; continuous break
   assert.equal(findParagraph(model, 'break before').style?.pageBreakBefore, true);
 });
 
+test('a page break that ends its paragraph keeps the paragraph mark on its page (Word 2013+), unless the compatibility option splits them', () => {
+  const body =
+    p('first page') +
+    '<w:p><w:r><w:t>ends with a break</w:t><w:br w:type="page"/></w:r></w:p>' +
+    p('second page') +
+    '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' +
+    p('third page');
+  const kinds = (model: ReturnType<typeof doc>): string[] => model.sections[0].body.map((b) => (b.type === 'paragraph' ? paragraphText(b) : b.type));
+  // No empty line at the top of the next page: it starts with the next paragraph.
+  assert.deepEqual(kinds(doc(body)), ['first page', 'ends with a break', 'pageBreak', 'second page', 'pageBreak', 'third page']);
+  // Word 2010 and older (w:splitPgBreakAndParaMark): the mark starts the next page as an empty line.
+  const split = doc(body, { body: '', settings: '<w:compat><w:splitPgBreakAndParaMark/></w:compat>' });
+  assert.deepEqual(kinds(split), ['first page', 'ends with a break', 'pageBreak', '', 'second page', 'pageBreak', '', 'third page']);
+  const off = doc(body, { body: '', settings: '<w:compat><w:splitPgBreakAndParaMark w:val="0"/></w:compat>' });
+  assert.deepEqual(kinds(off), kinds(doc(body)));
+});
+
 test('hyperlinks, tabs, line breaks and symbols', () => {
   const body =
     '<w:p><w:hyperlink r:id="rIdLink"><w:r><w:rPr><w:rStyle w:val="Hyperlink"/></w:rPr><w:t>docloom</w:t></w:r></w:hyperlink>' +
@@ -357,6 +419,54 @@ test('text boxes, SmartArt and other floating content degrade to readable text',
   });
   // The text box's content appears once (the Choice, not also its Fallback), after its anchor paragraph.
   assert.deepEqual(bodyTexts(model), ['anchor text', 'In the box {tag}', 'Step {one}', 'Step two', 'chart caption', 'a²+b²']);
+});
+
+test('SmartArt with its drawing part: the labels stay where Word drew them, as a borderless table of the diagram', () => {
+  // A 2×2 grid as Word saves it (drawing1.xml): the top-right and bottom-left shapes rotated, their text turned
+  // back upright; each label centred in its coloured square; listed in an order that is not the reading order.
+  const square = (x: number, y: number, text: string, rot = 0): string =>
+    `<dsp:sp><dsp:spPr><a:xfrm rot="${rot}"><a:off x="${x}" y="${y}"/><a:ext cx="1270000" cy="1270000"/></a:xfrm><a:prstGeom prst="pieWedge"/></dsp:spPr>` +
+    '<dsp:style><a:fillRef idx="1"><a:schemeClr val="accent1"/></a:fillRef><a:fontRef idx="minor"><a:schemeClr val="lt1"/></a:fontRef></dsp:style>' +
+    `<dsp:txBody><a:bodyPr rot="${-rot}" anchor="ctr" lIns="91440" rIns="91440"/><a:lstStyle><a:lvl1pPr algn="ctr"><a:defRPr sz="2100"/></a:lvl1pPr></a:lstStyle><a:p><a:r><a:rPr lang="en-US"/><a:t>${text}</a:t></a:r></a:p></dsp:txBody>` +
+    `<dsp:txXfrm><a:off x="${x}" y="${y}"/><a:ext cx="1270000" cy="1270000"/></dsp:txXfrm></dsp:sp>`;
+  const arrow = '<dsp:sp><dsp:spPr><a:xfrm><a:off x="1200000" y="1200000"/><a:ext cx="200000" cy="200000"/></a:xfrm></dsp:spPr><dsp:txBody><a:p/></dsp:txBody></dsp:sp>';
+  const drawing =
+    '<?xml version="1.0"?><dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dsp:spTree>' +
+    square(0, 127000, '{user}') + square(1320800, 1447800, 'Name', 10800000) + square(1320800, 127000, 'I', 5400000) + square(0, 1447800, 'J', 16200000) + arrow +
+    '</dsp:spTree></dsp:drawing>';
+  const data =
+    '<?xml version="1.0"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram">' +
+    '<dgm:ptLst><dgm:pt modelId="1"><dgm:t><a:p><a:r><a:t>data order</a:t></a:r></a:p></dgm:t></dgm:pt></dgm:ptLst>' +
+    '<dgm:extLst><a:ext uri="http://schemas.microsoft.com/office/drawing/2008/diagram"><dsp:dataModelExt relId="rIdDrawing" minVer="http://schemas.openxmlformats.org/drawingml/2006/diagram"/></a:ext></dgm:extLst></dgm:dataModel>';
+  const smartArt =
+    '<w:p><w:r><w:drawing><wp:inline><wp:extent cx="2794000" cy="3048000"/><wp:docPr id="1" name="Diagram 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>';
+  const model = doc(p('before') + smartArt + p('after'), {
+    body: '',
+    rels: { rIdDm: ['diagramData', 'diagrams/data1.xml'], rIdDrawing: ['diagramDrawing', 'diagrams/drawing1.xml'] },
+    extra: { 'word/diagrams/data1.xml': data, 'word/diagrams/drawing1.xml': drawing },
+  });
+  const body = model.sections[0].body;
+  // The paragraph that only held the diagram is replaced by it; the labels read row by row, left to right.
+  assert.deepEqual(bodyTexts(model), ['before', '{user}', 'I', 'J', 'Name', 'after']);
+  const [table] = tables(body);
+  assert.ok(body[1] === table);
+  // Columns from the shapes' edges (100 pt squares, a 4 pt gap, the frame 220 pt wide); rows: 10 pt above, the
+  // two rows of squares with a 4 pt gap, and the rest of the 240 pt frame.
+  assert.deepEqual(table.columns, [100, 4, 100, 16]);
+  assert.deepEqual(table.rows.map((r) => r.height), [10, 100, 4, 100, 26]);
+  assert.deepEqual(table.style, { borders: null, cellPadding: 0 });
+  const labelCells = table.rows.flatMap((r) => r.cells.filter((c) => c.blocks.length > 0));
+  for (const cell of labelCells) {
+    assert.equal(cell.shading, '#4472c4');
+    assert.equal(cell.vAlign, 'middle');
+    const para = cell.blocks[0] as Paragraph;
+    assert.equal(para.style?.align, 'center');
+    assert.equal(para.style?.indentLeft, 7.2);
+    // White text in the theme's minor font at the list style's size, on the shape's fill.
+    assert.deepEqual(runs(para)[0].style, { font: 'Calibri', size: 21, color: '#ffffff' });
+  }
+  // Every row fills the four columns.
+  for (const row of table.rows) assert.equal(row.cells.reduce((n, c) => n + (c.colSpan ?? 1), 0), 4);
 });
 
 test('the main part is found through the package relationships (Office 365 writes word/document2.xml)', () => {

@@ -14,6 +14,12 @@ export interface DocContext {
   styles: StyleSheet;
   numbering: Numbering;
   theme: Theme;
+  /**
+   * settings.xml's compatibility option w:splitPgBreakAndParaMark (Word 2010 and older): the paragraph mark
+   * after a page break that ends its paragraph starts the next page as an empty line. Without it (Word 2013
+   * and later) the mark stays with the break, so the next page starts with the next paragraph.
+   */
+  splitPageBreakAndMark?: boolean;
 }
 
 /** A complex field being read (w:fldChar begin … separate … end). */

@@ -33,8 +33,22 @@ function drawingColor(el: XElement | undefined, theme: Theme): string | undefine
 }
 
 export function shapeDecoration(wsp: XElement, theme: Theme): Decoration {
-  const spPr = child(wsp, 'wps:spPr');
-  const style = child(wsp, 'wps:style');
+  return decorationOf(child(wsp, 'wps:spPr'), child(wsp, 'wps:style'), theme);
+}
+
+/** The same for a shape of a SmartArt drawing (dsp:sp). */
+export function diagramShapeDecoration(sp: XElement, theme: Theme): Decoration {
+  return decorationOf(child(sp, 'dsp:spPr'), child(sp, 'dsp:style'), theme);
+}
+
+/** The colour of a shape's text from its style's font reference (a:fontRef), when it sets one. */
+export function styleFontColor(style: XElement | undefined, theme: Theme): string | undefined {
+  return drawingColor(child(style, 'a:fontRef'), theme);
+}
+
+export { drawingColor };
+
+function decorationOf(spPr: XElement | undefined, style: XElement | undefined, theme: Theme): Decoration {
   const out: Decoration = {};
   if (!child(spPr, 'a:noFill')) {
     const solid = child(spPr, 'a:solidFill');

@@ -2,7 +2,7 @@
  * Drawings (DrawingML w:drawing and legacy VML w:pict / w:object). The model has no floating objects, so:
  * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
  * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
- * - SmartArt becomes its text, one paragraph per text paragraph of the diagram data;
+ * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
  * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out.
  * Nothing here throws on odd content: a drawing that cannot be read is simply not shown.
  */
@@ -10,8 +10,8 @@ import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
 import { shapeDecoration, vmlDecoration } from './decoration.js';
 import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
-import { mergeR } from './props.js';
-import { toParagraphStyle, toRunStyle } from './resolve.js';
+import { toParagraphStyle } from './resolve.js';
+import { smartArtBlocks } from './smartart.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
 
@@ -86,7 +86,7 @@ export function readDrawing(ctx: PartContext, drawing: XElement): DrawingOutput 
     // A floating picture gets a paragraph of its own, aligned the way it floats.
     return { blocks: [imageParagraph(ctx, image, anchorAlign(frame, image.width))], box: anchorBox(frame, image.width, image.height) };
   }
-  if (uri.endsWith(URI_DIAGRAM)) return { blocks: smartArtText(ctx, descendant(data, 'dgm:relIds')) };
+  if (uri.endsWith(URI_DIAGRAM)) return { blocks: smartArtBlocks(ctx, descendant(data, 'dgm:relIds'), width, height) };
   if (uri.endsWith(URI_CHART)) return { blocks: [] };
   // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
   const blocks = textBoxBlocks(ctx, data ?? frame);
@@ -170,50 +170,6 @@ function imageParagraph(ctx: PartContext, image: ImageRun, align?: 'left' | 'cen
   const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined }, 11);
   if (align) style.align = align;
   return { type: 'paragraph', runs: [image], style };
-}
-
-/**
- * SmartArt degrades to its text, one paragraph per text paragraph, in the document's default style: taken from
- * the diagram's drawing (shapes as Word last laid them out, read top to bottom, left to right), else from the
- * diagram data (in the order of its points).
- */
-function smartArtText(ctx: PartContext, relIds: XElement | undefined): Block[] {
-  const relId = relIds?.attrs['r:dm'];
-  const rels = ctx.doc.pkg.rels(ctx.part);
-  const rel = relId ? rels.get(relId) : undefined;
-  if (!rel || rel.external) return [];
-  const dataModel = ctx.doc.pkg.xml(rel.target, true);
-  const texts: string[] = [];
-  // The data model names its drawing part (dsp:dataModelExt relId, a relationship of the part showing it).
-  const drawingRel = rels.get(descendant(dataModel, 'dsp:dataModelExt')?.attrs.relId ?? '');
-  const drawing = drawingRel && !drawingRel.external ? ctx.doc.pkg.xml(drawingRel.target, true) : undefined;
-  const shapes = descendants(drawing, 'dsp:sp')
-    .map((sp) => {
-      const off = child(child(child(sp, 'dsp:spPr'), 'a:xfrm'), 'a:off');
-      return { sp, x: Number(off?.attrs.x ?? 0), y: Number(off?.attrs.y ?? 0) };
-    })
-    .sort((a, b) => a.y - b.y || a.x - b.x);
-  for (const { sp } of shapes) {
-    for (const p of children(child(sp, 'dsp:txBody'), 'a:p')) texts.push(descendants(p, 'a:t').map((t) => textOf(t)).join(''));
-  }
-  if (texts.every((t) => t.trim() === '')) {
-    texts.length = 0;
-    for (const pt of descendants(child(dataModel, 'dgm:ptLst'), 'dgm:pt')) {
-      const type = pt.attrs.type;
-      if (type !== undefined && type !== 'node') continue;
-      for (const p of children(child(pt, 'dgm:t'), 'a:p')) texts.push(descendants(p, 'a:t').map((t) => textOf(t)).join(''));
-    }
-  }
-  const styles = ctx.doc.styles;
-  const base = styles.paragraphStyle(undefined);
-  const r = mergeR(styles.docR, base.r);
-  const out: Block[] = [];
-  for (const text of texts) {
-    if (text.trim() === '') continue;
-    const style = toRunStyle(r, text);
-    out.push({ type: 'paragraph', runs: [{ type: 'text', text, style }], style: toParagraphStyle({ ...styles.docP, ...base.p }, style.size ?? 11) });
-  }
-  return out;
 }
 
 /** A length from a VML style ("196.95pt", "1.5in", "120px"…) in points. */

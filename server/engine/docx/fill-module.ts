@@ -4,7 +4,9 @@
  *
  * - Structure: a paragraph that holds nothing but one whole section (`{#items}{name}{/items}` in a bullet)
  *   repeats as a paragraph, one per item (docxtemplater would repeat the text inline); a section that fills
- *   the only cell of a table row repeats the row. Both are what the PDF renderer does.
+ *   the only cell of a table row repeats the row; a section tag alone in its paragraph, with its partner at the
+ *   edge of another paragraph, takes its paragraph with it (no empty paragraph is left behind). All three are
+ *   what the PDF renderer does.
  * - `{%logo}` / `{%logo:200x80}`: the image is embedded (docxtemplater's free edition has no image module):
  *   an inline picture sized like the PDF's (fits the tag's box, or the default box, keeping its aspect ratio).
  * - `{$page}` / `{$pages}`: Word PAGE / NUMPAGES fields.
@@ -151,6 +153,84 @@ function applyStructureRules(parts: DxtPart[]): void {
   }
 }
 
+/** Run content that shows something even without text (pictures, breaks, tabs, fields, symbols, section breaks). */
+const VISIBLE_XML = /<(?:w:drawing|w:pict|w:object|w:br|w:cr|w:tab|w:ptab|w:sym|w:fldSimple|w:fldChar|w:sectPr|mc:AlternateContent)[\s/>]/;
+
+/** Is there anything but blank text and markup between `from` and `to` (exclusive), tab stops in w:pPr aside? */
+function hasVisibleContent(parts: DxtPart[], from: number, to: number, except: number): boolean {
+  let inPPr = false;
+  for (let i = from + 1; i < to; i++) {
+    const part = parts[i];
+    if (i === except) continue;
+    if (part.type === 'tag' && part.tag === 'w:pPr') {
+      inPPr = part.position === 'start';
+      continue;
+    }
+    if (isSignificant(part)) return true;
+    if (typeof part.value === 'string' && VISIBLE_XML.test(part.value)) {
+      // Tab stops (w:tabs/w:tab) live in w:pPr and show nothing; a section break (w:sectPr) there does.
+      if (!inPPr || part.value.includes('<w:sectPr')) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Sections whose tags sit in different paragraphs of one body or cell, one of them alone in its paragraph and
+ * the other at the edge of a paragraph with text (`• {#proof}It works because {reason}` ¶ `• {/proof}`).
+ * docloom reads the lone tag's paragraph as structure only (it vanishes, docs/templates.md), so the section
+ * repeats whole paragraphs: one bullet per item and no empty bullet after the last one. docxtemplater would
+ * cut the paragraphs at the tags and leave the lone tag's paragraph behind, empty. Here both tags move out to
+ * the paragraph boundaries, the lone tag's paragraph goes, and the section repeats exactly the paragraphs
+ * between (no expansion). Other shapes (text on both sides of a tag, both tags alone — docxtemplater's own
+ * paragraph loop) are left as they are.
+ */
+function liftSpanningSections(parts: DxtPart[]): DxtPart[] {
+  const pairs = sectionPairs(parts).filter(([s]) => parts[s].expandTo === 'auto');
+  if (pairs.length === 0) return parts;
+  const para = enclosing(parts, 'w:p');
+  const cell = enclosing(parts, 'w:tc');
+  /** Part index → what goes there instead: a lone tag's whole paragraph is replaced, a moved tag is dropped. */
+  const drop = new Set<number>();
+  const before = new Map<number, number[]>();
+  const after = new Map<number, number[]>();
+  const lonely = (tag: number, pStart: number, pEnd: number): boolean => !hasVisibleContent(parts, pStart, pEnd, tag);
+  const push = (map: Map<number, number[]>, at: number, tag: number): void => {
+    map.set(at, [...(map.get(at) ?? []), tag]);
+  };
+  for (const [s, e] of pairs) {
+    const ps = para[s];
+    const pe = para[e];
+    if (ps < 0 || pe < 0 || ps === pe || cell[s] !== cell[e]) continue;
+    const psEnd = endOf(parts, ps, 'w:p');
+    const peEnd = endOf(parts, pe, 'w:p');
+    if ([ps, psEnd, pe, peEnd].some((i) => drop.has(i))) continue;
+    const openAlone = lonely(s, ps, psEnd);
+    const closeAlone = lonely(e, pe, peEnd);
+    if (openAlone === closeAlone) continue;
+    if (closeAlone && !hasVisibleContent(parts, ps, s, -1)) {
+      // `{#a}text…` ¶ … ¶ `{/a}`: the section starts where the first paragraph starts, ends where the lone one was.
+      push(before, ps, s);
+      drop.add(s);
+      for (let i = pe; i <= peEnd; i++) if (i !== e) drop.add(i);
+    } else if (openAlone && !hasVisibleContent(parts, e, peEnd, -1)) {
+      // `{#a}` ¶ … ¶ `…text{/a}`: the mirror image.
+      push(after, peEnd, e);
+      drop.add(e);
+      for (let i = ps; i <= psEnd; i++) if (i !== s) drop.add(i);
+    } else continue;
+    parts[s].expandTo = '';
+  }
+  if (drop.size === 0) return parts;
+  const out: DxtPart[] = [];
+  parts.forEach((part, i) => {
+    for (const t of before.get(i) ?? []) out.push(parts[t]);
+    if (!drop.has(i)) out.push(part);
+    for (const t of after.get(i) ?? []) out.push(parts[t]);
+  });
+  return out;
+}
+
 const FIELD_XML: Record<string, string> = {
   page: ' PAGE ',
   pages: ' NUMPAGES ',
@@ -178,7 +258,7 @@ export function docloomModule(options: {
     },
     postparse(parsed: DxtPart[]): DxtPart[] {
       applyStructureRules(parsed);
-      return parsed;
+      return liftSpanningSections(parsed);
     },
     render(part: DxtPart, renderOptions: { scopeManager: ScopeManagerLike; filePath: string }): { value: string } | null {
       if (part.module === COMMENT) return { value: '' };

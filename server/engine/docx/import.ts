@@ -22,6 +22,7 @@ import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
 import { readTheme } from './theme.js';
+import { onOff } from './units.js';
 import { child, textOf, type XElement } from './xml.js';
 
 export { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
@@ -48,7 +49,8 @@ function readDocument(pkg: DocxPackage): TemplateModel {
   const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
   const settings = optionalPart(pkg, main, 'settings');
-  const doc: DocContext = { pkg, styles, numbering, theme };
+  const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
+  const doc: DocContext = { pkg, styles, numbering, theme, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
 
   const root = pkg.xml(main);
   const body = child(root, 'w:body');

@@ -65,10 +65,15 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const onlyAnchors =
     builder.floats.length > 0 && !level && builder.segments.length === 1 && builder.segments[0].every((r) => r.type === 'text' && r.text.trim() === '');
   if (onlyAnchors) builder.segments = [];
+  const last = builder.segments.length - 1;
   builder.segments.forEach((segment, index) => {
     if (index > 0) items.push({ type: 'pageBreak' });
     // A paragraph that starts with its page break is simply a paragraph on the next page.
-    if (index === 0 && segment.length === 0 && builder.segments.length > 1) return;
+    if (index === 0 && segment.length === 0 && last > 0) return;
+    // A page break that ends its paragraph keeps the paragraph mark on its own page (Word 2013 and later): the
+    // next page starts with the next paragraph, not with an empty line. Older Word (the compatibility option
+    // splitPgBreakAndParaMark) moves the mark to the next page.
+    if (index === last && index > 0 && segment.length === 0 && !ctx.doc.splitPageBreakAndMark) return;
     const runs = mergeRuns(segment);
     if (runs.length === 0) runs.push({ type: 'text', text: '', style: toRunStyle(markR, '') });
     const para: Paragraph = { type: 'paragraph', runs, style: index === 0 ? style : continuation(style) };
