@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fillDocuments } from './store-fill-model.js';
+import { fillDocuments } from './lib/store-fill.js';
 
 const IS_CHILD = process.argv[2] === '--child';
 const DOCUMENTS = Number((IS_CHILD ? process.argv[4] : process.argv[2]) ?? 50_000);

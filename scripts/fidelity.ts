@@ -24,23 +24,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
 import { compileTemplate, renderPdf, sampleData, type CompiledTemplate } from '../server/engine/index.js';
 import { fillDocx } from '../server/engine/docx/fill.js';
 import { bulletText } from '../server/engine/docx/numbering.js';
+import { DOCX_FIXTURES_DIR, VALID_DOCX_FIXTURES } from '../test/helpers/fixtures.js';
+import { decodePng, type DecodedPng } from './lib/png.js';
 
-/** shared/ sits beside the repository (developers' machines and CI's clone alike); DOCLOOM_FIXTURES_DIR overrides it. */
-const FIXTURES =
-  process.env.DOCLOOM_FIXTURES_DIR ??
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'fixtures', 'docxtemplater-examples');
-const VALID = [
-  'cover-page-data', 'cyrillic', 'loop-hebrew', 'loop-image-footer', 'office365', 'page-break-inside-condition',
-  'quotes-in-tag', 'regression-par-in-par', 'sdt-content', 'smart-art', 'table-complex-example',
-  'table-complex2-example', 'table-in-table-corruption', 'tag-docprops', 'tag-example', 'tag-formating',
-  'tag-intelligent-loop-table', 'tag-inverted-loop-example', 'tag-loop-example', 'tag-product-loop',
-  'tag-spanning-multiline', 'tag-with-comment', 'users', 'with-comments',
-];
 /** Why a fixture may fall short of a target, printed under the table when it does (checked by hand). */
 const NOTES: Record<string, string> = {
   'smart-art':
@@ -136,7 +125,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-// ─── PNG decoding (8-bit grey, grey+alpha, RGB, RGBA; what pdftoppm writes) ─────────────────────────────────
+// ─── Page images as grey pixels (pdftoppm's PNGs, decoded by the project's codec) ─────────────────────────
 
 interface Grey {
   width: number;
@@ -144,67 +133,19 @@ interface Grey {
   px: Uint8Array;
 }
 
-function decodePng(buf: Buffer): Grey {
-  let pos = 8;
-  let width = 0;
-  let height = 0;
-  let colorType = 0;
-  let bitDepth = 8;
-  const idat: Buffer[] = [];
-  while (pos < buf.length) {
-    const len = buf.readUInt32BE(pos);
-    const type = buf.toString('latin1', pos + 4, pos + 8);
-    const data = buf.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      bitDepth = data[8];
-      colorType = data[9];
-    } else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
-    pos += 12 + len;
+function toGrey({ width, height, channels, pixels }: DecodedPng): Grey {
+  const px = new Uint8Array(width * height);
+  for (let i = 0, o = 0; i < px.length; i++, o += channels) {
+    px[i] = channels >= 3 ? Math.round(0.299 * pixels[o] + 0.587 * pixels[o + 1] + 0.114 * pixels[o + 2]) : pixels[o];
   }
-  if (bitDepth !== 8) throw new Error(`PNG bit depth ${bitDepth} not handled`);
-  const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType as 0 | 2 | 4 | 6];
-  if (!channels) throw new Error(`PNG colour type ${colorType} not handled`);
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const out = new Uint8Array(width * height);
-  let prior = new Uint8Array(stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = new Uint8Array(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
-    for (let x = 0; x < stride; x++) {
-      const left = x >= channels ? line[x - channels] : 0;
-      const up = prior[x];
-      const upLeft = x >= channels ? prior[x - channels] : 0;
-      let add = 0;
-      if (filter === 1) add = left;
-      else if (filter === 2) add = up;
-      else if (filter === 3) add = (left + up) >> 1;
-      else if (filter === 4) {
-        const p = left + up - upLeft;
-        const pa = Math.abs(p - left);
-        const pb = Math.abs(p - up);
-        const pc = Math.abs(p - upLeft);
-        add = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
-      }
-      line[x] = (line[x] + add) & 0xff;
-    }
-    for (let x = 0; x < width; x++) {
-      const o = x * channels;
-      out[y * width + x] = channels >= 3 ? Math.round(0.299 * line[o] + 0.587 * line[o + 1] + 0.114 * line[o + 2]) : line[o];
-    }
-    prior = line;
-  }
-  return { width, height, px: out };
+  return { width, height, px };
 }
 
 /** Page 1 at 30 dpi, as grey pixels. */
 function pageImage(pdf: string, dir: string, tag: string): Grey {
   const base = path.join(dir, `${tag}-p1`);
   run('pdftoppm', ['-png', '-r', String(DPI), '-f', '1', '-l', '1', '-singlefile', pdf, base]);
-  return decodePng(fs.readFileSync(`${base}.png`));
+  return toGrey(decodePng(fs.readFileSync(`${base}.png`)));
 }
 
 /**
@@ -351,10 +292,10 @@ async function main(): Promise<void> {
   const loInputs: string[] = [];
   const timed: Timed[] = [];
   try {
-    for (const name of VALID) {
+    for (const name of VALID_DOCX_FIXTURES) {
       const row: Row = { name };
       rows.push(row);
-      const bytes = new Uint8Array(fs.readFileSync(path.join(FIXTURES, `${name}.docx`)));
+      const bytes = new Uint8Array(fs.readFileSync(path.join(DOCX_FIXTURES_DIR, `${name}.docx`)));
       const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: ['{', '}'] });
       if (!compiled.ok) {
         row.error = `compile: ${compiled.errors.map((e) => e.code).join(', ')}`;

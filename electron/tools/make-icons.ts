@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeIcns, encodeIco, encodePng } from './png.js';
+import { encodePng } from '../../scripts/lib/png.js';
+import { encodeIcns, encodeIco } from './icon-containers.js';
 
 type Rgba = readonly [number, number, number, number];
 
@@ -136,7 +137,7 @@ function main(): void {
   fs.mkdirSync(outDir, { recursive: true });
   const pngs = new Map<number, Buffer>();
   for (const size of new Set<number>([...LINUX_SIZES, ...ICO_SIZES, ...ICNS_SIZES])) {
-    pngs.set(size, encodePng(size, size, renderIcon(size)));
+    pngs.set(size, encodePng(size, size, renderIcon(size), { level: 9 }));
   }
   const png = (size: number): Buffer => pngs.get(size)!;
   for (const size of LINUX_SIZES) fs.writeFileSync(path.join(outDir, `${size}x${size}.png`), png(size));

@@ -2,8 +2,8 @@
  * Builds small, real .docx files for tests: a valid OPC package (content types, package relationships, main
  * part, styles, numbering, headers, footers, media) written with fflate. Tests describe only what they need.
  */
-import { deflateSync } from 'node:zlib';
 import { zipSync, strToU8, type Zippable } from 'fflate';
+import { solidPng } from '../../scripts/lib/png.js';
 
 export const W_NS =
   'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
@@ -114,34 +114,7 @@ export function buildDocx(parts: DocxParts): Uint8Array {
   return zipSync(files);
 }
 
-/** A tiny valid PNG (w×h, one colour), made with zlib so tests need no image files. */
+/** A tiny valid PNG (w×h, one colour), so tests need no image files. */
 export function makePng(width: number, height: number, rgb: [number, number, number] = [200, 30, 30]): Uint8Array {
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return new Uint8Array(
-    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]),
-  );
-}
-
-function crc32(buf: Buffer): number {
-  let c = -1;
-  for (let i = 0; i < buf.length; i++) {
-    c ^= buf[i];
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ -1) >>> 0;
+  return new Uint8Array(solidPng(width, height, rgb));
 }

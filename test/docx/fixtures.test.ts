@@ -11,7 +11,7 @@ import { importDocx } from '../../server/engine/docx/import.js';
 import type { Field } from '../../server/engine/model/types.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { paragraphs, texts } from './model-text.js';
-import { DOCX_FIXTURES_DIR } from '../helpers/fixtures.js';
+import { DOCX_FIXTURES_DIR, VALID_DOCX_FIXTURES } from '../helpers/fixtures.js';
 
 const DIR = `${DOCX_FIXTURES_DIR}/`;
 const BRACES = ['{', '}'] as const;
@@ -19,14 +19,6 @@ const BRACES = ['{', '}'] as const;
 function bytesOf(name: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(`${DIR}${name}.docx`));
 }
-
-const VALID = [
-  'cover-page-data', 'cyrillic', 'loop-hebrew', 'loop-image-footer', 'office365', 'page-break-inside-condition',
-  'quotes-in-tag', 'regression-par-in-par', 'sdt-content', 'smart-art', 'table-complex-example',
-  'table-complex2-example', 'table-in-table-corruption', 'tag-docprops', 'tag-example', 'tag-formating',
-  'tag-intelligent-loop-table', 'tag-inverted-loop-example', 'tag-loop-example', 'tag-product-loop',
-  'tag-spanning-multiline', 'tag-with-comment', 'users', 'with-comments',
-];
 
 /** SOURCE.md: the number of errors (at least, for "4+") and the parts they are in. */
 const BROKEN: Record<string, { count: number; atLeast?: boolean; parts?: string[] }> = {
@@ -76,7 +68,7 @@ test('every fixture imports into a model with its text where Word shows it', () 
     'loop-hebrew': (m) => assert.ok(texts(m.sections[0].body).some((t) => t.includes('ש"א'))),
     'tag-product-loop': (m) => assert.equal(paragraphs(m.sections[0].body).filter((p) => p.list?.format === 'bullet').length, 2),
   };
-  for (const name of [...VALID, ...Object.keys(BROKEN)]) {
+  for (const name of [...VALID_DOCX_FIXTURES, ...Object.keys(BROKEN)]) {
     const model = importDocx(bytesOf(name));
     assert.ok(model.sections.length >= 1, name);
     expectations[name]?.(model);
@@ -90,7 +82,7 @@ function textValues(fields: Field[], data: Record<string, unknown>): string[] {
   return out;
 }
 
-for (const name of VALID) {
+for (const name of VALID_DOCX_FIXTURES) {
   test(`valid fixture ${name}: compiles, lists its fields, renders`, { todo: COMPILER_GAPS[name] }, async () => {
     const result = compileTemplate({ kind: 'docx', bytes: bytesOf(name), delimiters: BRACES });
     assert.ok(result.ok, JSON.stringify(!result.ok && result.errors));

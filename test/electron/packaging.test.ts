@@ -10,7 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger } from 'builder-util';
-import { crc32, encodePng, PNG_SIGNATURE } from '../../electron/tools/png.js';
+import { crc32, encodePng, PNG_SIGNATURE } from '../../scripts/lib/png.js';
 import { ROOT } from './helpers/node-fork.js';
 
 const ICONS = path.join(ROOT, 'resources', 'icons');
@@ -21,7 +21,7 @@ interface Png {
   pixels: Buffer;
 }
 
-/** Decodes an 8-bit RGBA, non-interlaced PNG with filter 0 (what tools/png.ts writes), checking every CRC. */
+/** Decodes an 8-bit RGBA, non-interlaced PNG with filter 0 (what scripts/lib/png.ts writes for the icons), checking every CRC. */
 function decodePng(bytes: Buffer): Png {
   assert.ok(bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'PNG signature');
   let offset = 8;

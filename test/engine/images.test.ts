@@ -4,42 +4,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import { compileTemplate, EngineError, type CompiledTemplate } from '../../server/engine/index.js';
 import { bindTemplate } from '../../server/engine/bind/bind.js';
 import { decodeDataUri, sniffImage } from '../../server/engine/images/sniff.js';
 import { fitImage } from '../../server/engine/images/fit.js';
 import type { Block, ImageRun, Paragraph } from '../../server/engine/model/types.js';
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
+import { solidPng } from '../../scripts/lib/png.js';
 
 /** A real, solid-colour RGB PNG of the given size. */
 function png(width: number, height: number, shade = 128): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.alloc(1 + width * 3, shade);
-  row[0] = 0;
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return solidPng(width, height, [shade, shade, shade]);
 }
 
 const uri = (bytes: Buffer, mime = 'image/png'): string => `data:${mime};base64,${bytes.toString('base64')}`;

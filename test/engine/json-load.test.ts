@@ -5,10 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import { EngineError } from '../../server/engine/errors.js';
 import { loadJsonTemplate } from '../../server/engine/json/load.js';
 import type { Paragraph, Table, TemplateModel } from '../../server/engine/model/types.js';
+import { encodePng } from '../../scripts/lib/png.js';
+import { seededRandom } from '../helpers/random.js';
 
 const load = (doc: unknown): TemplateModel => loadJsonTemplate(new TextEncoder().encode(JSON.stringify(doc)));
 
@@ -23,28 +24,8 @@ function refusal(doc: unknown): string {
   return assert.fail('the template was accepted');
 }
 
-const PNG_2x1 = (() => {
-  // 2×1 px RGB PNG (the loader reads its size to place it).
-  const crc = (b: Buffer): number => {
-    let c = 0xffffffff;
-    for (const x of b) {
-      c ^= x;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    }
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.from([0, 1, 2, 3, 4, 5, 6]))), chunk('IEND', Buffer.alloc(0))]);
-  return `data:image/png;base64,${png.toString('base64')}`;
-})();
+/** A 2×1 px RGB PNG (the loader reads its size to place it). */
+const PNG_2x1 = `data:image/png;base64,${encodePng(2, 1, Uint8Array.of(1, 2, 3, 4, 5, 6), { channels: 3 }).toString('base64')}`;
 
 test('the smallest template: built-in page (A4, 20 mm margins) and defaults', () => {
   const model = load({ docloom: 1, body: ['Hello'] });
@@ -303,18 +284,6 @@ test('very deep nesting is refused, not a crash', () => {
   assert.throws(() => loadJsonTemplate(new TextEncoder().encode(deepJson)), (err: unknown) => err instanceof EngineError && err.code === 'invalid_template');
 });
 
-/** A small deterministic random source, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('fuzz: thousands of mutated templates only ever give a model or an EngineError', () => {
   const base = {
     docloom: 1,
@@ -332,7 +301,7 @@ test('fuzz: thousands of mutated templates only ever give a model or an EngineEr
       { type: 'pageBreak' },
     ],
   };
-  const rand = random(20261122);
+  const rand = seededRandom(20261122);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
   const junk = (): unknown => pick<unknown>([null, true, false, 0, -1, 1e308, 3.5, '', 'x', '#fff', '10mm', 'A4', [], {}, [1, 'a'], { type: 'table' }, { p: null }, PNG_2x1.slice(0, 40)]);
   const mutate = (value: unknown, depth: number): unknown => {

@@ -8,22 +8,12 @@ import { compileTags } from '../../server/engine/tags/compile.js';
 import { bindTemplate } from '../../server/engine/bind/bind.js';
 import { EngineError } from '../../server/engine/errors.js';
 import type { Block, Delimiters, TemplateModel } from '../../server/engine/model/types.js';
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/random.js';
 
 const DELIMITERS: Delimiters[] = [['{{', '}}'], ['{', '}'], ['[', ']'], ['<<', '>>'], ['%%', '%%']];
 
 test('random templates compile to a template or to errors, and bind or fail with an EngineError', async () => {
-  const rand = random(42);
+  const rand = seededRandom(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
   let compiled = 0;
   let refused = 0;

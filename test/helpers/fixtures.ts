@@ -11,6 +11,15 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const DOCX_FIXTURES_DIR =
   process.env.DOCLOOM_FIXTURES_DIR ?? path.resolve(repoRoot, '..', 'shared', 'fixtures', 'docxtemplater-examples');
 
+/** The fixtures SOURCE.md lists as valid templates (the broken ones are the tests' own business). */
+export const VALID_DOCX_FIXTURES: readonly string[] = [
+  'cover-page-data', 'cyrillic', 'loop-hebrew', 'loop-image-footer', 'office365', 'page-break-inside-condition',
+  'quotes-in-tag', 'regression-par-in-par', 'sdt-content', 'smart-art', 'table-complex-example',
+  'table-complex2-example', 'table-in-table-corruption', 'tag-docprops', 'tag-example', 'tag-formating',
+  'tag-intelligent-loop-table', 'tag-inverted-loop-example', 'tag-loop-example', 'tag-product-loop',
+  'tag-spanning-multiline', 'tag-with-comment', 'users', 'with-comments',
+];
+
 export function docxFixture(name: string): string {
   return path.join(DOCX_FIXTURES_DIR, name.endsWith('.docx') ? name : `${name}.docx`);
 }

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-function withFile<T>(bytes: Uint8Array, fn: (file: string) => T): T {
+/** Runs `fn` on the bytes written to a temporary .pdf file (in its own folder, removed afterwards). */
+export function withPdfFile<T>(bytes: Uint8Array, fn: (file: string) => T): T {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-pdf-'));
   const file = path.join(dir, 'doc.pdf');
   fs.writeFileSync(file, bytes);
@@ -24,7 +25,7 @@ function run(cmd: string, args: string[]): string {
 
 /** The text pdftotext extracts (layout kept with `layout: true`). */
 export function pdfText(bytes: Uint8Array, opts: { password?: string; layout?: boolean; page?: number } = {}): string {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const args: string[] = [];
     if (opts.layout) args.push('-layout');
     if (opts.password !== undefined) args.push('-upw', opts.password);
@@ -35,7 +36,7 @@ export function pdfText(bytes: Uint8Array, opts: { password?: string; layout?: b
 
 /** pdfinfo's key/value lines as an object ("Pages", "Title", "Page size", "Encrypted", …). */
 export function pdfInfo(bytes: Uint8Array, opts: { password?: string } = {}): Record<string, string> {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const args = opts.password !== undefined ? ['-upw', opts.password, file] : [file];
     const out = run('pdfinfo', args);
     const info: Record<string, string> = {};
@@ -53,7 +54,7 @@ export function pdfPageCount(bytes: Uint8Array, opts: { password?: string } = {}
 
 /** pdffonts' table rows: name, type, encoding, emb, sub, uni. */
 export function pdfFonts(bytes: Uint8Array): Array<{ name: string; type: string; embedded: boolean; subset: boolean }> {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const lines = run('pdffonts', [file]).split('\n').slice(2).filter(Boolean);
     return lines.map((line) => {
       const cols = line.trim().split(/\s+/);
@@ -66,7 +67,7 @@ export function pdfFonts(bytes: Uint8Array): Array<{ name: string; type: string;
 
 /** `qpdf --show-encryption` output (with the password when given). */
 export function qpdfEncryption(bytes: Uint8Array, password?: string): string {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const args = ['--show-encryption'];
     if (password !== undefined) args.push(`--password=${password}`);
     try {
@@ -80,7 +81,7 @@ export function qpdfEncryption(bytes: Uint8Array, password?: string): string {
 
 /** Renders one page to PNG with pdftoppm and returns the PNG bytes. */
 export function pdfPagePng(bytes: Uint8Array, page = 1, dpi = 72, opts: { password?: string } = {}): Buffer {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const out = path.join(path.dirname(file), 'page');
     const args = ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile'];
     if (opts.password !== undefined) args.push('-upw', opts.password);

@@ -3,40 +3,16 @@
  * in Chromium (checked when this file was written); the bombs are valid headers with absurd dimensions.
  */
 import zlib from 'node:zlib';
-
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-function pngWith(width: number, height: number, idat: Uint8Array): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type: RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', idat),
-    pngChunk('IEND', new Uint8Array(0)),
-  ]);
-}
+import { pngFile, solidPng } from '../../scripts/lib/png.js';
 
 /** A real RGB PNG of the given size (a red field). */
 export function makePng(width: number, height: number): Buffer {
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row[1 + x * 3] = 0xff;
-  return pngWith(width, height, zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row))));
+  return solidPng(width, height, [0xff, 0, 0]);
 }
 
 /** A PNG whose header declares width × height but which holds almost no data: refused from its header. */
 export function pngBomb(width: number, height: number): Buffer {
-  return pngWith(width, height, zlib.deflateSync(Buffer.alloc(16)));
+  return pngFile(width, height, 3, zlib.deflateSync(Buffer.alloc(16)));
 }
 
 /**

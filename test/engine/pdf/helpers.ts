@@ -4,11 +4,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Block, HeaderFooterSet, Inline, PageSetup, Paragraph, ParagraphStyle, RunStyle, Section, TemplateModel } from '../../../server/engine/model/types.js';
 import { renderModel } from '../../../server/engine/pdf/render.js';
-import { pdfPagePng } from '../../helpers/pdf.js';
+import { pdfPagePng, withPdfFile } from '../../helpers/pdf.js';
 import { decodePng, type Raster } from './png.js';
 
 export const A4: PageSetup = { width: 595.28, height: 841.89, margins: { top: 72, right: 72, bottom: 72, left: 72 } };
@@ -46,17 +44,6 @@ export async function render(m: TemplateModel, test = false): Promise<Uint8Array
   return (await renderModel(m, { test })).bytes;
 }
 
-function withFile<T>(bytes: Uint8Array, fn: (file: string) => T): T {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-pdftest-'));
-  const file = path.join(dir, 'doc.pdf');
-  fs.writeFileSync(file, bytes);
-  try {
-    return fn(file);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export interface Word {
   text: string;
   page: number;
@@ -72,7 +59,7 @@ function unescapeHtml(s: string): string {
 
 /** Every word pdftotext finds, with its box in points (y from the top of the page). */
 export function words(bytes: Uint8Array): Word[] {
-  const html = withFile(bytes, (file) =>
+  const html = withPdfFile(bytes, (file) =>
     execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
   const out: Word[] = [];
   let page = 0;
@@ -101,7 +88,7 @@ export function raster(bytes: Uint8Array, page = 1, dpi = 72): Raster {
 
 /** The PDF with its streams decompressed (qpdf --qdf), as text: to look for objects like /URI or /Outlines. */
 export function structure(bytes: Uint8Array): string {
-  return withFile(bytes, (file) => {
+  return withPdfFile(bytes, (file) => {
     const out = `${file}.qdf`;
     execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, out]);
     return fs.readFileSync(out, 'latin1');
@@ -110,12 +97,12 @@ export function structure(bytes: Uint8Array): string {
 
 /** One key of `qpdf --json` (outlines, pages, …) as JSON text. */
 export function qpdfJson(bytes: Uint8Array, key: string): string {
-  return withFile(bytes, (file) => execFileSync('qpdf', ['--json', `--json-key=${key}`, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+  return withPdfFile(bytes, (file) => execFileSync('qpdf', ['--json', `--json-key=${key}`, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 }
 
 /** qpdf --check: throws with qpdf's report when the file is damaged. */
 export function assertValidPdf(bytes: Uint8Array): void {
-  withFile(bytes, (file) => {
+  withPdfFile(bytes, (file) => {
     try {
       execFileSync('qpdf', ['--check', file], { encoding: 'utf8' });
     } catch (err) {

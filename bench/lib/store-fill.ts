@@ -1,9 +1,8 @@
 /**
- * (Named *-model.ts so bench/run-all.ts does not run it as a benchmark.)
  * Fills a data dir with document records straight through the store layer (far faster than rendering them), so
  * the scale benchmarks can start from a store that looks long-used. Not a benchmark itself.
  */
-import { openStore, type DocumentRecord } from '../server/store/index.js';
+import { openStore, type DocumentRecord } from '../../server/store/index.js';
 
 export async function fillDocuments(dataDir: string, count: number): Promise<number> {
   const started = performance.now();
@@ -37,9 +36,4 @@ export async function fillDocuments(dataDir: string, count: number): Promise<num
   await store.documents.writeAll();
   await store.close();
   return performance.now() - started;
-}
-
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
