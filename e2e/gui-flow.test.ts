@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../test/helpers/server.js';
 import { pdfText, squash } from '../test/helpers/pdf.js';
 import { launchBrowser, openGui, type GuiPage } from './helpers/browser.js';
 import { buildDocx, invoiceTemplate } from './helpers/docx.js';
-import { solidPng } from './helpers/png.js';
+import { solidPng } from '../scripts/lib/png.js';
 import { downloadBytes, pickFile, waitForNotice, waitForPreview } from './helpers/gui.js';
 import type { PageDocument, PageNavigator } from './helpers/page-dom.js';
 

@@ -10,6 +10,7 @@ import { EngineError } from '../../../server/engine/errors.js';
 import { renderModel } from '../../../server/engine/pdf/render.js';
 import { assertValidPdf, model, para, run } from './helpers.js';
 import { JPEG_ORANGE } from './fixture-images.js';
+import { seededRandom as prng } from '../../helpers/random.js';
 
 /** Renders a model that may be malformed on purpose (typed loosely: that is the point). */
 async function renderLoose(m: unknown): Promise<Uint8Array | EngineError> {
@@ -68,18 +69,6 @@ test('the text of a mangled paragraph survives around the bad parts', async () =
   const text = pdfText(out).replace(/TEST DOCUMENT/g, '').replace(/\s+/g, ' ').trim();
   assert.equal(text, 'abc□d□e fgh');
 });
-
-/** A small deterministic PRNG (mulberry32) so that a failure is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomModel(seed: number): unknown {
   const r = prng(seed);
