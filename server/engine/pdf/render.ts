@@ -51,20 +51,33 @@ function asObject<T extends object>(value: unknown): T | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as T) : undefined;
 }
 
+/** Decimal separators by locale: building an Intl.NumberFormat costs ~0.5 ms, more than some whole documents. */
+const decimalSeparators = new Map<string, string>();
+const MAX_CACHED_LOCALES = 200;
+
 /** The decimal separator of a BCP 47 locale ('.' for an unknown one). */
 function decimalSeparatorOf(locale: unknown): string {
   if (typeof locale !== 'string' || locale === '') return '.';
-  try {
-    return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
-  } catch {
-    return '.';
+  let sep = decimalSeparators.get(locale);
+  if (sep === undefined) {
+    try {
+      sep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+    } catch {
+      sep = '.';
+    }
+    // Locales come from templates and requests: bounded, in case a client sends a new one every time.
+    if (decimalSeparators.size >= MAX_CACHED_LOCALES) decimalSeparators.clear();
+    decimalSeparators.set(locale, sep);
   }
+  return sep;
 }
 
 function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string): LaidSection {
   const base = baseGeometry(asObject(section.page));
   const width = base.right - base.left;
   const parts = new Map<Block[], LaidHeaderFooter>();
+  // Explicit tab stops count up to the page's edges (headers, footers and body share the section's margins).
+  const pageMargins = { left: base.left, right: base.width - base.right };
   const partCtx: LayoutContext = {
     fonts,
     defaults,
@@ -72,6 +85,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     fieldText: () => FIELD_PLACEHOLDER,
     maxImage: { width, height: (base.bottom - base.top) / 2 },
     decimalSeparator,
+    pageMargins,
   };
   let headerHeight = 0;
   let footerHeight = 0;
@@ -95,6 +109,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     lists,
     maxImage: { width, height: geo.bottom - geo.top },
     decimalSeparator,
+    pageMargins,
   };
   const body = layoutBlocks(section.body, width, ctx);
   return { section, geo, body, parts, ctx };

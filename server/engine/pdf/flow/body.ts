@@ -71,10 +71,20 @@ export class BodyFlow {
     };
   }
 
+  /**
+   * Places a section's body. A page break starts its page only when something follows it: a break that ends
+   * the section adds no page (Word since 2013 keeps the paragraph mark after a break that ends its paragraph on
+   * the break's page; LibreOffice agrees), while breaks before it still do (two breaks in a row make an empty page).
+   */
   blocks(blocks: LaidBlock[]): void {
+    let pendingBreaks = 0;
     blocks.forEach((b, i) => {
-      if (b.kind === 'pageBreak') this.newPage();
-      else if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
+      if (b.kind === 'pageBreak') {
+        pendingBreaks++;
+        return;
+      }
+      for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
+      if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
       else {
         const frame = { left: this.geo.left, pageWidth: this.geo.width, pageHeight: this.geo.height, top: this.geo.top, bottom: this.geo.bottom };
         this.y = drawBodyTable(this.painter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields());
@@ -82,6 +92,7 @@ export class BodyFlow {
         this.atTop = false;
       }
     });
+    for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
   }
 
   private get room(): number {

@@ -2,25 +2,22 @@
  * Embedding TTF faces in one document: only the glyphs the document uses. Each face is subset with
  * harfbuzz (subset-font) before jsPDF sees it, because jsPDF embeds whatever font it is given (142 KB of DejaVu
  * for one Cyrillic line). Subsets are cached across documents, keyed by face and character set, so a template
- * rendered again with similar data reuses them.
+ * rendered again with similar data reuses them — parsed and deflated for jsPDF once (fonts/jspdf-font.ts).
  */
 import subsetFont from 'subset-font';
 import type { jsPDF } from 'jspdf';
 import { fontFileBytes, type Face } from './faces.js';
 import { onFontsDirChange } from './dir.js';
+import { JsPdfFonts, prepareProgram, type FontProgram } from './jspdf-font.js';
 
 interface Subset {
   /** Font name in the PDF: a six-letter subset tag + the face's name, so pdffonts reports `sub yes`. */
   name: string;
-  /** The subset TTF as a binary string, the form jsPDF's virtual file system takes. */
-  binary: string;
-  /** The same bytes, embedded as they are (see embed()). */
-  bytes: Uint8Array;
-}
-
-/** The part of jsPDF's font object this module touches (jsPDF does not type its font internals). */
-interface JsPdfFont {
-  metadata?: { subset?: { encode?: (glyphs: number[], indexToLocFormat: number) => ArrayLike<number> } };
+  /** The subset parsed and deflated, embedded as it is: it holds only the glyphs needed, and the content refers
+   *  to its own glyph ids (CIDToGIDMap /Identity), so jsPDF's own re-subsetting is not needed. */
+  program: FontProgram;
+  /** Memory the cache entry holds, roughly (font bytes, deflated copy, jsPDF's parsed tables). */
+  cost: number;
 }
 
 // Tables a PDF viewer never reads: OpenType layout (we shape before drawing), hinting, colour, variations.
@@ -65,13 +62,13 @@ function subsetTag(key: string): string {
 
 function remember(key: string, subset: Subset): void {
   cache.set(key, subset);
-  cachedBytes += subset.binary.length;
+  cachedBytes += subset.cost;
   // Evict the oldest entries (Map keeps insertion order; hits are re-inserted below).
   for (const [k, v] of cache) {
     if (cache.size <= MAX_CACHED_SUBSETS && cachedBytes <= MAX_CACHED_BYTES) break;
     if (v instanceof Promise) continue;
     cache.delete(k);
-    cachedBytes -= v.binary.length;
+    cachedBytes -= v.cost;
   }
 }
 
@@ -83,7 +80,8 @@ async function makeSubset(face: Face, chars: string, key: string): Promise<Subse
     dropTables: DROP_TABLES,
   });
   const base = face.file!.replace(/\.ttf$/i, '').replace(/[^A-Za-z0-9-]/g, '');
-  return { name: `${subsetTag(key)}+${base}`, binary: Buffer.from(bytes).toString('latin1'), bytes: new Uint8Array(bytes) };
+  const program = prepareProgram(new Uint8Array(bytes));
+  return { name: `${subsetTag(key)}+${base}`, program, cost: 3 * bytes.length + program.deflated.length };
 }
 
 async function subsetFor(face: Face, chars: string): Promise<Subset> {
@@ -144,22 +142,18 @@ export class DocumentFonts {
     const subsets = await Promise.all(
       faces.map((face) => {
         // Only characters the face covers (a space may not be, e.g. in a script font).
-        const codes = [...this.chars.get(face)!].filter((c) => face.covers(c)).sort((a, b) => a - b);
+        // Stand-ins: the glyph drawn for the character (a space for a no-break space the font lacks).
+        const codes = [...new Set([...this.chars.get(face)!].filter((c) => face.covers(c)).map((c) => face.drawnAs(c)))].sort((a, b) => a - b);
         let chars = '';
         for (const c of codes) chars += String.fromCharCode(c);
         return subsetFor(face, chars);
       }),
     );
+    if (faces.length === 0) return;
+    const jsPdfFonts = new JsPdfFonts(doc);
     faces.forEach((face, i) => {
-      const { name, binary, bytes } = subsets[i];
-      doc.addFileToVFS(name, binary);
-      doc.addFont(name, name, 'normal', 'Identity-H');
-      // jsPDF re-subsets every font it writes (~1.5 ms per font per document). Ours already holds only the
-      // glyphs needed, and the content refers to its own glyph ids (CIDToGIDMap /Identity), so it is embedded
-      // unchanged.
-      const font = (doc.internal as unknown as { getFont(name: string, style: string): JsPdfFont | undefined }).getFont(name, 'normal');
-      const subset = font?.metadata?.subset;
-      if (subset && typeof subset.encode === 'function') subset.encode = () => bytes;
+      const { name, program } = subsets[i];
+      jsPdfFonts.add(name, program);
       this.names.set(face, name);
     });
   }
@@ -173,20 +167,26 @@ export class DocumentFonts {
   }
 
   /**
-   * `text` without the characters `face` cannot draw in this document. Layout records every character, so
-   * this normally returns `text` itself; it guards jsPDF, which silently drops the rest of a string at the
+   * `text` without the characters `face` cannot draw in this document, and with the characters it lacks but
+   * draws with a stand-in glyph (Face.standIns) replaced by that glyph's character. Layout records every
+   * character, so this normally returns `text` itself; it guards jsPDF, which silently drops the rest of a string at the
    * first character missing from an embedded font.
    */
   drawable(face: Face, text: string): string {
     if (face.standard) return text;
     const set = this.chars.get(face);
+    const standIns = face.standIns;
     let ok = true;
-    for (let i = 0; i < text.length && ok; i++) if (!set?.has(text.charCodeAt(i)) || !face.covers(text.charCodeAt(i))) ok = false;
+    for (let i = 0; i < text.length && ok; i++) {
+      const c = text.charCodeAt(i);
+      if (!set?.has(c) || !face.covers(c) || standIns?.has(c)) ok = false;
+    }
     if (ok) return text;
     let out = '';
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (set?.has(c) && face.covers(c)) out += text[i];
+      // A character the font lacks is drawn with the glyph standing in for it (the subset holds that one).
+      if (set?.has(c) && face.covers(c)) out += standIns?.has(c) ? String.fromCharCode(face.drawnAs(c)) : text[i];
     }
     return out;
   }

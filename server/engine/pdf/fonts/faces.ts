@@ -14,9 +14,34 @@ export function isWinAnsi(cp: number): boolean {
   return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_HIGH.has(cp);
 }
 
+/**
+ * Characters a font may lack that are drawn with another glyph of the same font, of the same width, rather than
+ * with a fallback font (an extra embedded font, other metrics): a no-break space as a space (as HarfBuzz, hence
+ * LibreOffice, does; Carlito, the Calibri stand-in, has no U+00A0), a non-breaking hyphen and a hyphen as the
+ * hyphen-minus (Carlito has neither). Candidates in order of preference. Spaces of other widths (U+2007, U+202F)
+ * are not here: their glyph would need a width of its own.
+ */
+const STAND_INS: ReadonlyArray<readonly [number, readonly number[]]> = [
+  [0x00a0, [0x0020]],
+  [0x2010, [0x002d]],
+  [0x2011, [0x2010, 0x002d]],
+];
+
+function standInsOf(ttf: TtfMetrics): ReadonlyMap<number, number> | null {
+  let map: Map<number, number> | null = null;
+  for (const [cp, candidates] of STAND_INS) {
+    if (ttf.glyphOf[cp] !== 0) continue;
+    const target = candidates.find((c) => ttf.glyphOf[c] !== 0);
+    if (target !== undefined) (map ??= new Map()).set(cp, target);
+  }
+  return map;
+}
+
 export class Face {
   /** Standard fonts: widths in 1/1000 em by WinAnsi byte - 0x20. */
   private readonly afm: readonly number[] | null;
+  /** Characters this TTF lacks, drawn with another of its glyphs (see STAND_INS); null when there are none. */
+  readonly standIns: ReadonlyMap<number, number> | null;
 
   private constructor(
     /** Stable identity: `std:helvetica:bold` or the TTF file name. */
@@ -32,6 +57,7 @@ export class Face {
     afm: readonly number[] | null,
   ) {
     this.afm = afm;
+    this.standIns = ttf ? standInsOf(ttf) : null;
   }
 
   static standardFace(font: StandardFont, style: Variant, vertical: TtfMetrics, afm: readonly number[]): Face {
@@ -42,15 +68,21 @@ export class Face {
     return new Face(file, file, null, metrics.ascent, metrics.descent, metrics, null);
   }
 
+  /** True when this face can draw the code point (with its own glyph or a stand-in of the same font). */
   covers(cp: number): boolean {
-    if (this.ttf) return cp < 0x10000 && this.ttf.glyphOf[cp] !== 0;
+    if (this.ttf) return cp < 0x10000 && (this.ttf.glyphOf[cp] !== 0 || this.standIns?.has(cp) === true);
     return isWinAnsi(cp);
+  }
+
+  /** The code point actually drawn for `cp`: itself, or the character whose glyph stands in for it. */
+  drawnAs(cp: number): number {
+    return this.standIns?.get(cp) ?? cp;
   }
 
   /** Advance of one code point, in em fractions (0 when not covered). */
   advance(cp: number): number {
     if (this.ttf) {
-      const g = cp < 0x10000 ? this.ttf.glyphOf[cp] : 0;
+      const g = cp < 0x10000 ? this.ttf.glyphOf[this.ttf.glyphOf[cp] === 0 ? this.drawnAs(cp) : cp] : 0;
       return g === 0 ? 0 : this.ttf.advances[g];
     }
     const byte = cp < 0x80 || (cp >= 0xa0 && cp < 0x100) ? cp : WIN_ANSI_HIGH.get(cp);

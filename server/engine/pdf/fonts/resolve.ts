@@ -121,9 +121,12 @@ export function faceForChar(family: FamilyDef, variant: Variant, cp: number): Fa
 // Text a standard font draws whole: the common case, answered without looking at each character.
 const LATIN1_ONLY = /^[\x20-\x7e\xa0-\xff\t\n]*$/;
 
-/** ASCII digits, spaces and punctuation: they stay in the face of the text around them when it has them. */
-function isNeutralAscii(cp: number): boolean {
-  return cp < 0x80 && !((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a));
+/**
+ * ASCII digits, spaces and punctuation, the no-break space and hyphens: they stay in the face of the text
+ * around them when it has them (no switch to the standard font and back for a Cyrillic "1 000").
+ */
+function isNeutral(cp: number): boolean {
+  return cp < 0x80 ? !((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) : cp === 0xa0 || cp === 0x2010 || cp === 0x2011;
 }
 
 /**
@@ -147,7 +150,7 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
       else pending += ch;
       continue;
     }
-    let face: Face | null = current && !current.standard && isNeutralAscii(code) && current.covers(code) ? current : chain.faceFor(code);
+    let face: Face | null = current && !current.standard && isNeutral(code) && current.covers(code) ? current : chain.faceFor(code);
     if (!face) {
       ch = MISSING_GLYPH;
       face = familyTtfFace(DEJAVU_SANS, 'normal');

@@ -32,6 +32,12 @@ export interface LayoutContext {
   maxImage: { width: number; height: number };
   /** What decimal tab stops align on: the model locale's decimal separator ('.' when not given). */
   decimalSeparator?: string;
+  /**
+   * Distances from the box's left and right edges to the page's edges. Word honours explicit tab stops past the
+   * right margin up to the page's edge (Word's footer style has a right tab at 468 pt, beyond the 432 pt column
+   * of 1.25-inch margins), so they count here too. Absent: stops end at the box's edge (table cells).
+   */
+  pageMargins?: { left: number; right: number };
 }
 
 /** Word's default tab stops: every half inch. */
@@ -194,6 +200,8 @@ interface LineBuild {
   first: boolean;
   hasTabs: boolean;
   tab: PendingTab | null;
+  /** Where content may extend to: the column's end, or the page's edge once a tab stop beyond the column is used. */
+  end: number;
   /** Format of the last control character seen (for an empty line's height). */
   markFace: Face;
   markFmt: Fmt;
@@ -207,6 +215,8 @@ interface ParaGeometry {
   rtl: boolean;
   align: 'left' | 'center' | 'right' | 'justify';
   tabs: TabStop[];
+  /** The farthest explicit tab stop honoured (from the start edge): the page's edge, or the box's in cells. */
+  tabLimit: number;
   lineSpacing: number;
 }
 
@@ -295,14 +305,14 @@ class LineBreaker {
 
   private newLine(first: boolean): LineBuild {
     const start = this.lineStart(first);
-    return { items: [], x: start, start, first, hasTabs: false, tab: null, markFace: this.markFace, markFmt: this.markFmt };
+    return { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt };
   }
 
   /** The next tab stop after x: explicit stops, the hanging indent, then the default half-inch grid. */
   private nextTabStop(x: number, labelOnly = false): number | null {
     const end = this.lineEnd;
     if (!labelOnly) {
-      for (const t of this.geo.tabs) if (t.pos > x + EPS && t.pos <= end + 0.5) return t.pos;
+      for (const t of this.geo.tabs) if (t.pos > x + EPS && t.pos <= this.geo.tabLimit + 0.5) return t.pos;
     }
     if (this.geo.firstLine < 0 && x < this.geo.indentStart - EPS) return this.geo.indentStart;
     const lastExplicit = this.geo.tabs.length > 0 ? this.geo.tabs[this.geo.tabs.length - 1].pos : 0;
@@ -361,7 +371,7 @@ class LineBreaker {
     const line = this.line;
     line.hasTabs = true;
     const x = line.x;
-    const explicit = this.geo.tabs.find((t) => t.pos > x + EPS && t.pos <= this.lineEnd + 0.5);
+    const explicit = this.geo.tabs.find((t) => t.pos > x + EPS && t.pos <= this.geo.tabLimit + 0.5);
     const stop = explicit ? explicit.pos : this.nextTabStop(x);
     const leaderOf = (t: TabStop | undefined): string | null =>
       t?.leader === 'dot' ? '.' : t?.leader === 'hyphen' ? '-' : t?.leader === 'underscore' ? '_' : null;
@@ -372,6 +382,8 @@ class LineBreaker {
       line.x += w;
       return;
     }
+    // A stop past the column (Word honours them up to the page's edge): this line's text may go as far.
+    if (stop > this.lineEnd + 0.5) line.end = Math.max(line.end, this.geo.tabLimit);
     const align = explicit ? explicit.align : 'left';
     const leader = leaderOf(explicit);
     if (leader) this.fonts.use(face, leader);
@@ -409,9 +421,9 @@ class LineBreaker {
         return;
       }
       case 'word': {
-        if (this.endWith(unit.width) > this.lineEnd + EPS && this.hasContent()) this.finish(false);
-        if (this.endWith(unit.width) > this.lineEnd + EPS) {
-          const room = this.lineEnd - this.endWith(0);
+        if (this.endWith(unit.width) > this.line.end + EPS && this.hasContent()) this.finish(false);
+        if (this.endWith(unit.width) > this.line.end + EPS) {
+          const room = this.line.end - this.endWith(0);
           const full = this.lineEnd - this.lineStart(false);
           const pieces = splitWord(unit, Math.max(room, 1), Math.max(full, 1));
           pieces.forEach((piece, i) => {
@@ -619,7 +631,7 @@ function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt 
   return { kind: 'image', image, width: w, height: h, fmt };
 }
 
-function geometry(style: ParagraphStyle, width: number, list: Paragraph['list']): ParaGeometry {
+function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins']): ParaGeometry {
   const level = list ? Math.max(0, Math.min(8, Math.floor(num(list.level, 0)))) : 0;
   let indentLeft = num(style.indentLeft, list ? 36 * (level + 1) : 0);
   let indentRight = num(style.indentRight, 0);
@@ -646,14 +658,15 @@ function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'])
     ? style.align
     : rtl ? 'right' : 'left';
   const lineSpacing = Math.min(Math.max(num(style.lineHeight, 1), 0.5), 10);
-  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, lineSpacing };
+  const beyond = pageMargins ? Math.max(0, num(rtl ? pageMargins.left : pageMargins.right, 0)) : 0;
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing };
 }
 
 /** Lays out one paragraph in a box `width` points wide. */
 export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext): LaidParagraph {
   const style = merge(ctx.defaults.paragraph, p.style);
   const list = p.list && typeof p.list === 'object' ? p.list : undefined;
-  const geo = geometry(style, width, list);
+  const geo = geometry(style, width, list, ctx.pageMargins);
   const runs = Array.isArray(p.runs) ? p.runs : [];
 
   // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).

@@ -105,7 +105,8 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const padH = Math.min(Math.max(num(style.cellPadding, DEFAULT_CELL_PADDING), 0), Math.max(0, Math.min(72, tableWidth / gridCols / 3)));
   const padding = { top: padH / 2, bottom: padH / 2, left: padH, right: padH };
   const tableBorder = style.borders === null ? undefined : validBorder(style.borders ?? DEFAULT_BORDER);
-  const cellCtx: LayoutContext = style.run ? { ...ctx, defaults: { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } } : ctx;
+  // Tab stops in cells end at the cell's edge (pageMargins are the page's, not the cell's).
+  const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
   // Rows spanned by one cell must share a page: spans taller than half a page (header rows may take up to
   // 40% of it) become ordinary cells, so that autotable never has to cut a span.
   const maxSpanHeight = ctx.maxImage.height * 0.5;

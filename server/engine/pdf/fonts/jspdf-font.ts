@@ -1,0 +1,214 @@
+/**
+ * Hands docloom's subset fonts to jsPDF without the work jsPDF would otherwise repeat for every document:
+ * parsing the font (its `addFont` handler runs TTFFont.open on the file) and deflating the font program when
+ * the PDF is written (its Identity-H `putFont` handler). Both depend on the subset only, so they are done once
+ * per subset (`prepareProgram`, cached with the subset in fonts/embed.ts) and shared by every document.
+ *
+ * What a document changes while its text is drawn — the glyphs used, their widths, the ToUnicode map — lives in
+ * a fresh object per document (`DocFontMetadata`), so two documents built at the same time share nothing
+ * mutable. The parsed font itself is only read (character → glyph, glyph widths).
+ *
+ * jsPDF's font internals are untyped; the interfaces below name the parts used here (jsPDF 4.2).
+ */
+import { deflateSync } from 'node:zlib';
+import { jsPDF } from 'jspdf';
+
+/** A font as jsPDF's TTFFont parses it: the parts read here and by jsPDF's text functions. */
+interface ParsedTtf {
+  cmap: unknown;
+  characterToGlyph(code: number): number;
+  widthOfGlyph(glyph: number): number;
+  widthOfString(text: string, size: number, charSpace: number): number;
+  bbox: number[];
+  flags: number;
+  stemV: number;
+  italicAngle: number;
+  ascender: number;
+  decender: number;
+  capHeight: number;
+}
+
+/** What a subset font costs once per process: parsed, and its program deflated. */
+export interface FontProgram {
+  ttf: ParsedTtf;
+  /** The font program deflated (zlib), as the binary string jsPDF writes into the PDF. */
+  deflated: string;
+  /** Bytes before deflating (the stream's /Length1). */
+  length: number;
+}
+
+/** The per-document font state jsPDF's text functions read and write (font.metadata). */
+interface DocFontMetadata {
+  /** Own property: jsPDF's UTF-8 text path checks metadata.hasOwnProperty('cmap') before mapping characters. */
+  cmap: unknown;
+  Unicode: { encoding: Record<string, never>; kerning: Record<string, never>; widths: Array<number | number[]> };
+  glyIdsUsed: number[];
+  toUnicode: Record<number, number>;
+  characterToGlyph(code: number): number;
+  widthOfGlyph(glyph: number): number;
+  widthOfString(text: string, size: number, charSpace: number): number;
+}
+
+interface JsPdfFontObject {
+  id: string;
+  fontName: string;
+  encoding: string;
+  metadata: unknown;
+  objectNumber?: number;
+  isAlreadyPutted?: boolean;
+}
+
+interface PutFontArgs {
+  font: JsPdfFontObject;
+  out(line: string): void;
+  newObject(): number;
+  putStream(options: {
+    data: string;
+    filters?: string[];
+    alreadyAppliedFilters?: string[];
+    additionalKeyValues?: Array<{ key: string; value: string | number }>;
+    addLength1?: boolean;
+    objectId: number;
+  }): void;
+}
+
+type Handler = (...args: never[]) => unknown;
+
+interface PubSub {
+  getTopics(): Record<string, Record<string, [Handler, boolean]>>;
+  subscribe(topic: string, fn: Handler): string;
+  unsubscribe(token: string): void;
+}
+
+const api = jsPDF.API as unknown as {
+  TTFFont: { open(bytes: Uint8Array): ParsedTtf };
+  PDFObject: { convert(value: unknown): string };
+  events: Array<[string, Handler | [Handler, ...unknown[]]]>;
+};
+
+/** Parses and deflates a subset font once; the result is shared, read-only, by every document. */
+export function prepareProgram(bytes: Uint8Array): FontProgram {
+  return {
+    ttf: api.TTFFont.open(bytes),
+    deflated: deflateSync(bytes).toString('latin1'),
+    length: bytes.length,
+  };
+}
+
+/** jsPDF's global handlers of one event (every document subscribes them when it is created). */
+function globalHandlers(topic: string): Set<Handler> {
+  const out = new Set<Handler>();
+  for (const [t, h] of api.events) if (t === topic) out.add(typeof h === 'function' ? h : h[0]);
+  return out;
+}
+
+const GLOBAL_ADD_FONT = globalHandlers('addFont');
+
+/** The fonts of one jsPDF document that docloom writes itself. */
+export class JsPdfFonts {
+  private readonly programs = new Map<string, FontProgram>();
+
+  constructor(private readonly doc: jsPDF) {
+    const events = (doc.internal as unknown as { events: PubSub }).events;
+    // jsPDF's addFont handlers would read the font from its virtual file system and parse it again; docloom
+    // gives each font its metadata itself (below). The standard fonts were added when the document was created.
+    for (const [token, [fn]] of Object.entries(events.getTopics().addFont ?? {})) if (GLOBAL_ADD_FONT.has(fn)) events.unsubscribe(token);
+    events.subscribe('putFont', ((args: PutFontArgs) => this.put(args)) as Handler);
+  }
+
+  /** Adds a subset font under `name` (style 'normal'). */
+  add(name: string, program: FontProgram): void {
+    this.doc.addFont(name, name, 'normal', 'Identity-H');
+    const font = (this.doc.internal as unknown as { getFont(name: string, style: string): JsPdfFontObject }).getFont(name, 'normal');
+    const { ttf } = program;
+    // Not a TTFFont instance: jsPDF's own Identity-H writer leaves the font to put() below.
+    const metadata: DocFontMetadata = {
+      cmap: ttf.cmap,
+      Unicode: { encoding: {}, kerning: {}, widths: [] },
+      glyIdsUsed: [0],
+      toUnicode: {},
+      characterToGlyph: (code) => ttf.characterToGlyph(code),
+      widthOfGlyph: (glyph) => ttf.widthOfGlyph(glyph),
+      widthOfString: (text, size, charSpace) => ttf.widthOfString(text, size, charSpace),
+    };
+    font.metadata = metadata;
+    this.programs.set(font.id, program);
+  }
+
+  /** Writes one of our fonts as jsPDF's Identity-H writer does, with the program deflated beforehand. */
+  private put({ font, out, newObject, putStream }: PutFontArgs): void {
+    const program = this.programs.get(font.id);
+    if (!program || font.isAlreadyPutted) return;
+    const meta = font.metadata as DocFontMetadata;
+    const { ttf } = program;
+    const fontFile = newObject();
+    putStream({
+      data: program.deflated,
+      filters: [],
+      alreadyAppliedFilters: ['/FlateDecode'],
+      additionalKeyValues: [{ key: 'Length1', value: program.length }],
+      objectId: fontFile,
+    });
+    out('endobj');
+    const cmap = newObject();
+    putStream({ data: toUnicodeCmap(meta.toUnicode), addLength1: true, objectId: cmap });
+    out('endobj');
+    const descriptor = newObject();
+    out('<<');
+    out('/Type /FontDescriptor');
+    out(`/FontName /${font.fontName}`);
+    out(`/FontFile2 ${fontFile} 0 R`);
+    out(`/FontBBox ${api.PDFObject.convert(ttf.bbox)}`);
+    out(`/Flags ${ttf.flags}`);
+    out(`/StemV ${ttf.stemV}`);
+    out(`/ItalicAngle ${ttf.italicAngle}`);
+    out(`/Ascent ${ttf.ascender}`);
+    out(`/Descent ${ttf.decender}`);
+    out(`/CapHeight ${ttf.capHeight}`);
+    out('>>');
+    out('endobj');
+    const descendant = newObject();
+    out('<<');
+    out('/Type /Font');
+    out(`/BaseFont /${font.fontName}`);
+    out(`/FontDescriptor ${descriptor} 0 R`);
+    out(`/W ${api.PDFObject.convert(meta.Unicode.widths)}`);
+    out('/CIDToGIDMap /Identity');
+    out('/DW 1000');
+    out('/Subtype /CIDFontType2');
+    out('/CIDSystemInfo');
+    out('<<');
+    out('/Supplement 0');
+    out('/Registry (Adobe)');
+    out('/Ordering (Identity-H)');
+    out('>>');
+    out('>>');
+    out('endobj');
+    font.objectNumber = newObject();
+    out('<<');
+    out('/Type /Font');
+    out('/Subtype /Type0');
+    out(`/ToUnicode ${cmap} 0 R`);
+    out(`/BaseFont /${font.fontName}`);
+    out('/Encoding /Identity-H');
+    out(`/DescendantFonts [${descendant} 0 R]`);
+    out('>>');
+    out('endobj');
+    font.isAlreadyPutted = true;
+  }
+}
+
+const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
+
+/** The ToUnicode CMap of the glyphs a document used (glyph id → UTF-16 code), as jsPDF writes it. */
+function toUnicodeCmap(map: Record<number, number>): string {
+  let cmap =
+    '/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo <<\n  /Registry (Adobe)\n  /Ordering (UCS)\n  /Supplement 0\n>> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000><ffff>\nendcodespacerange';
+  const glyphs = Object.keys(map).map(Number).sort((a, b) => a - b);
+  // A bfchar block holds at most 100 entries.
+  for (let i = 0; i < glyphs.length; i += 100) {
+    const chunk = glyphs.slice(i, i + 100);
+    cmap += `\n${chunk.length} beginbfchar\n${chunk.map((g) => `<${hex4(g)}><${hex4(map[g])}>`).join('\n')}\nendbfchar`;
+  }
+  return `${cmap}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
+}
