@@ -86,6 +86,7 @@ export function createApp(o: AppOptions): Express {
       [/^\/template\/[^/]+\/file\/?$/, 'GET, HEAD'],
       [/^\/preview\/?$/, 'POST'],
       [/^\/info\/?$/, 'GET, HEAD'],
+      [/^\/settings\/?$/, 'GET, HEAD, PUT'],
       [/^\/tokens\/?$/, 'GET, HEAD, POST'],
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
     ]),

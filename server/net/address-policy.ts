@@ -187,7 +187,7 @@ export function isAllowed(cls: AddressClass, allowPrivateNetwork: boolean): bool
 export function refusalReason(cls: AddressClass): string {
   const advice = cls.verdict === 'local'
     ? 'images are fetched only from public addresses unless the local network is allowed ' +
-      '(the "Allow local network" setting, DOCLOOM_ALLOW_PRIVATE_NETWORK=true)'
+      '(the "Allow images from the local network" setting, DOCLOOM_ALLOW_PRIVATE_NETWORK=true)'
     : 'images are never fetched from such addresses';
   return `${cls.description}; ${advice}`;
 }

@@ -34,6 +34,8 @@ export interface DocumentServiceDeps {
   templates: TemplateService;
   renderer: Renderer;
   idempotency: Idempotency;
+  /** The current "allow the local network" setting, read for every job (it can change while the service runs). */
+  allowPrivateNetwork: () => boolean;
   log: (line: string) => void;
 }
 
@@ -255,6 +257,7 @@ export class DocumentService {
       metadata: { title: o.title, creator: 'docloom' },
       output: o.output,
       editableCopy: o.editableCopy,
+      allowPrivateNetwork: this.deps.allowPrivateNetwork(),
     };
   }
 

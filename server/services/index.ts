@@ -7,6 +7,7 @@ import { Idempotency } from './idempotency.js';
 import { SignedLinks } from './links.js';
 import type { Logger } from './log.js';
 import { createRenderer, type Renderer } from './render-pool.js';
+import { SettingsService } from './settings.js';
 import { SignInCodes } from './signin.js';
 import { startSweeper, type Sweeper } from './sweeper.js';
 import { TemplateService } from './templates.js';
@@ -19,6 +20,7 @@ export interface Services {
   templates: TemplateService;
   documents: DocumentService;
   links: SignedLinks;
+  settings: SettingsService;
   renderer: Renderer;
   sweeper: Sweeper;
   /** The absolute base URL (public URL, or the address listened on once known). */
@@ -37,17 +39,16 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const { config, store, logger } = o;
   const tokens = new TokenService(store.tokens);
   const templates = new TemplateService(store.templates, config.limits);
-  const renderer = createRenderer(
-    config.renderWorkers,
-    { allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') },
-    logger.error,
-  );
+  // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
+  const settings = new SettingsService(store.settings, { allow_private_network: config.allowPrivateNetwork });
+  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   const documents = new DocumentService({
     repo: store.documents,
     files: store.files,
     templates,
     renderer,
     idempotency: new Idempotency(store.idempotency),
+    allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
   });
   const interrupted = await documents.recoverInterrupted();
@@ -69,6 +70,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     templates,
     documents,
     links: new SignedLinks(store.secret, o.baseUrl, config.downloadLinkMinutes),
+    settings,
     renderer,
     sweeper,
     baseUrl: o.baseUrl,

@@ -9,10 +9,15 @@ import type { CompiledTemplate } from '../engine/index.js';
 import type { DocMetadata } from '../engine/model/types.js';
 import type { TemplateKind } from '../store/records.js';
 import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
-import { imageResolvers, type ImageSettings } from './images.js';
+import type { Limits } from '../config.js';
+import { imageResolvers } from './images.js';
 
-/** What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. */
-export interface RenderSettings extends ImageSettings {
+/**
+ * What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. The
+ * network policy is not here: it can change while the service runs, so every job carries it.
+ */
+export interface RenderSettings {
+  limits: Limits;
   /** The bundled fonts (<resources>/fonts); null keeps the engine's own default (the project's resources). */
   fontsDir: string | null;
 }
@@ -32,6 +37,8 @@ export interface RenderJob {
   output: 'pdf' | 'docx';
   /** Also fill an editable .docx copy beside the PDF (DOCX templates only; best effort). */
   editableCopy: boolean;
+  /** Image URLs may reach the local network: the setting at the time the job was made (CONTRACT.md §9). */
+  allowPrivateNetwork: boolean;
 }
 
 export type RenderOutcome =
@@ -50,10 +57,11 @@ interface CachedTemplate {
 export class RenderCore {
   /** Compiled template and its file's bytes (the .docx filler needs them), by `<uuid>@<version>`. */
   readonly #cache = new Map<string, CachedTemplate>();
-  readonly #resolvers: () => ImageResolver;
+  readonly #resolvers: (allowPrivateNetwork: boolean) => ImageResolver;
 
   constructor(private readonly settings: RenderSettings) {
-    this.#resolvers = imageResolvers(settings);
+    // Every job names its own policy; the default here is never used, and it is the safe one.
+    this.#resolvers = imageResolvers({ allowPrivateNetwork: false, limits: settings.limits });
     if (settings.fontsDir) useFontsDir(settings.fontsDir);
   }
 
@@ -77,7 +85,7 @@ export class RenderCore {
         password: job.password,
         locale: job.locale ?? undefined,
         metadata: job.metadata,
-        resolveImage: this.#resolvers(),
+        resolveImage: this.#resolvers(job.allowPrivateNetwork),
         limits: {
           rowsPerList: this.settings.limits.rowsPerList,
           imagesPerDocument: this.settings.limits.imagesPerDocument,
@@ -140,7 +148,7 @@ export class RenderCore {
 
   #fillOptions(job: RenderJob) {
     const { limits } = this.settings;
-    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(), limits: this.#docxLimits(), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
+    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(job.allowPrivateNetwork), limits: this.#docxLimits(), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
   }
 }
 

@@ -90,7 +90,7 @@ function workerExecArgv(): string[] {
 
 class WorkerPool implements Renderer {
   readonly #size: number;
-  /** Sent to every worker as its workerData (fonts folder, image and data limits). */
+  /** Sent to every worker as its workerData (fonts folder, image and data limits); the network policy goes per job. */
   readonly #settings: RenderSettings;
   readonly #log: (line: string) => void;
   readonly #slots = new Set<Slot>();

@@ -12,13 +12,16 @@ import { TemplateRepository } from './templates.js';
 import { DocumentRepository } from './documents.js';
 import { DocumentFiles } from './document-files.js';
 import { IdempotencyLog } from './idempotency.js';
+import { SettingsRepository } from './settings.js';
 
 export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
 export type { DocumentFilter } from './documents.js';
 export type { FileVariant } from './document-files.js';
+export type { StoredSettings } from './settings.js';
 export { TokenRepository } from './tokens.js';
 export { TemplateRepository } from './templates.js';
 export { DocumentRepository } from './documents.js';
+export { SettingsRepository } from './settings.js';
 export { SHARD_SIZE } from './layout.js';
 
 export interface Store {
@@ -32,6 +35,7 @@ export interface Store {
   readonly documents: DocumentRepository;
   readonly files: DocumentFiles;
   readonly idempotency: IdempotencyLog;
+  readonly settings: SettingsRepository;
   markSamplesSeeded(): void;
   /** Waits for pending writes and releases the data dir. */
   close(): Promise<void>;
@@ -68,6 +72,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
       documents,
       files: new DocumentFiles(layout),
       idempotency: new IdempotencyLog(layout.idempotency),
+      settings: new SettingsRepository(layout.settings),
       markSamplesSeeded() {
         meta.samples_seeded = true;
         writeMeta(layout, meta);

@@ -6,6 +6,7 @@
  *   service.lock                  pid of the service using this data dir
  *   tokens.json                   API tokens (SHA-256 hashes only)
  *   templates.json                template records
+ *   settings.json                 settings changed at run time (the GUI's switches); absent until first changed
  *   templates/<uuid>/v<N>.<ext>   template files (.docx / .json), one per version still in use
  *   documents/records/shard-<n>.json   document records with ids n*1000+1 … (n+1)*1000
  *   documents/files/<n>/<id>.<ext>     generated files, bucketed the same way
@@ -37,6 +38,9 @@ export class Layout {
   }
   get templates(): string {
     return path.join(this.dataDir, 'templates.json');
+  }
+  get settings(): string {
+    return path.join(this.dataDir, 'settings.json');
   }
   get templateFilesDir(): string {
     return path.join(this.dataDir, 'templates');

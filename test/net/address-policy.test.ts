@@ -221,7 +221,7 @@ test('DNS step: every resolved address is checked; one bad address refuses the n
   await assert.rejects(resolveChecked('mixed.test', false, dns),
     (err: unknown) => err instanceof ImageFailure && err.code === 'image_blocked' &&
       err.message === 'mixed.test resolves to 127.0.0.1, which is a loopback address (this computer); images are fetched ' +
-        'only from public addresses unless the local network is allowed (the "Allow local network" setting, ' +
+        'only from public addresses unless the local network is allowed (the "Allow images from the local network" setting, ' +
         'DOCLOOM_ALLOW_PRIVATE_NETWORK=true).');
   await assert.rejects(resolveChecked('rebind.test', false, dns), /10\.0\.0\.5, which is on a private network/);
   assert.equal((await resolveChecked('rebind.test', true, dns)).length, 1);

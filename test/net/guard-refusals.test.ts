@@ -94,7 +94,7 @@ test('every spelling of 127.0.0.1 is refused without a connection', async () => 
 
 test('the message says what to do about a local address', async () => {
   await assertRefused(guarded, `http://127.0.0.1:${trap4.port}/x.png`, 'image_blocked',
-    /^Image "logo": the address 127\.0\.0\.1 is a loopback address \(this computer\); images are fetched only from public addresses unless the local network is allowed \(the "Allow local network" setting, DOCLOOM_ALLOW_PRIVATE_NETWORK=true\)\.$/);
+    /^Image "logo": the address 127\.0\.0\.1 is a loopback address \(this computer\); images are fetched only from public addresses unless the local network is allowed \(the "Allow images from the local network" setting, DOCLOOM_ALLOW_PRIVATE_NETWORK=true\)\.$/);
 });
 
 test('::1 in every spelling is refused without a connection', async (t) => {

@@ -9,6 +9,7 @@ import type {
   DocumentRecord,
   Page,
   ServiceInfo,
+  ServiceSettings,
   TemplateRecord,
   TemplateSettings,
   TokenRecord,
@@ -179,6 +180,14 @@ export function previewPdf(req: Omit<GenerateRequest, 'output_filename'>, signal
 export async function serviceInfo(): Promise<ServiceInfo> {
   const body = await request<ServiceInfo & { info?: ServiceInfo }>('/api/info');
   return body.info ?? body;
+}
+
+export async function getSettings(): Promise<ServiceSettings> {
+  return (await request<{ settings: ServiceSettings }>('/api/settings')).settings;
+}
+
+export async function updateSettings(settings: ServiceSettings): Promise<ServiceSettings> {
+  return (await request<{ settings: ServiceSettings }>('/api/settings', { method: 'PUT', body: { ...settings } })).settings;
 }
 
 export async function listTokens(): Promise<TokenRecord[]> {

@@ -99,6 +99,12 @@ export interface ServiceInfo {
   token?: { id: number | string; name: string; read_only: boolean };
 }
 
+/** GET/PUT /api/settings: what the GUI's switches change while the service runs. */
+export interface ServiceSettings {
+  /** Image URLs may reach this computer and the local network (off by default). */
+  allow_private_network: boolean;
+}
+
 export interface TemplateErrorItem {
   code: string;
   message: string;

@@ -1,4 +1,4 @@
-/** The extras the GUI needs (docs/api.md): preview, service info, tokens, the browser sign-in exchange. */
+/** The extras the GUI needs (docs/api.md): preview, service info, settings, tokens, the browser sign-in exchange. */
 import { Router } from 'express';
 import { createRequire } from 'node:module';
 import type { Services } from '../../services/index.js';
@@ -49,7 +49,8 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
       pagination: { default_per_page: DEFAULT_PER_PAGE, max_per_page: MAX_PER_PAGE },
       expiration: { default: DEFAULT_EXPIRATION, min: EXPIRATION_MIN, max: EXPIRATION_MAX, unit: 'minutes' },
       download_link_minutes: c.downloadLinkMinutes,
-      allow_private_network: c.allowPrivateNetwork,
+      // The current setting (PUT /api/settings), not only the variable it started from.
+      allow_private_network: s.settings.allowPrivateNetwork(),
       render_workers: c.renderWorkers,
       limits: {
         template_upload_bytes: c.limits.templateUploadBytes,
@@ -63,6 +64,14 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
         image_fetch_ms: c.limits.imageFetchMs,
       },
     });
+  });
+
+  r.get('/settings', (_req, res) => {
+    res.json({ success: true, settings: s.settings.current() });
+  });
+
+  r.put('/settings', requireWrite, ...parsers.fields, (req, res) => {
+    res.json({ success: true, settings: s.settings.update(bodyFields(req)) });
   });
 
   r.get('/tokens', (_req, res) => {
