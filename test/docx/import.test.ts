@@ -456,6 +456,7 @@ test('SmartArt with its drawing part: the labels stay where Word drew them, as a
   assert.deepEqual(table.rows.map((r) => r.height), [10, 100, 4, 100, 26]);
   assert.deepEqual(table.style, { borders: null, cellPadding: 0 });
   const labelCells = table.rows.flatMap((r) => r.cells.filter((c) => c.blocks.length > 0));
+  assert.equal(labelCells.length, 4, 'one cell per shape of the 2×2 grid');
   for (const cell of labelCells) {
     assert.equal(cell.shading, '#4472c4');
     assert.equal(cell.vAlign, 'middle');

@@ -80,9 +80,7 @@ test('zip bombs are refused from the central directory, before anything is infla
   // The directory claims 200 MB for one entry that really holds a few bytes: if it were inflated, its size
   // would not match and the error would be invalid_template. too_large proves only the directory was read.
   const claims = patchDeclaredSize(good, 'word/document.xml', 200 * 1024 * 1024);
-  const started = performance.now();
   assert.equal(importCode(claims), 'too_large');
-  assert.ok(performance.now() - started < 200, 'refused at once');
   // Many entries that each stay under the ratio but add up past the total limit.
   const big = buildDocx({ body: p('x'), extra: Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`word/media/n${i}.bin`, randomBytes(300_000)])) });
   assert.equal(importCode(big), 'ok');

@@ -148,6 +148,7 @@ describe('preload', () => {
     run.bridge.onTemplateImported(() => {})();
     const used = new Set([...run.invoked.map((call) => call.channel), ...run.sentSync]);
     const known = new Set<string>(Object.values(IPC));
+    assert.ok(used.size >= 4, `channels used: ${[...used].join(', ')}`);
     for (const channel of used) assert.ok(known.has(channel), channel);
     // and the literal names in the preload are exactly bridge-api's
     const literals = [...compiled.matchAll(/'(docloom:[a-z-]+)'/g)].map((match) => match[1]).sort();

@@ -94,14 +94,11 @@ test('a tag broken over paragraphs renders as one tag, the paragraphs joined', a
   assert.deepEqual(await texts(doc, { first_name: 'Ann', last_name: 'Lee' }), ['Dear Ann, welcome', 'Lee!']);
 });
 
-test('binding spanning sections stays a cheap walk (many items)', async () => {
+test('spanning sections repeat once per item over many items (5,000); bench/engine-bind.ts times it', async () => {
   const template = compile({ body: ['Intro {{#items}}{{name}}: {{#flag}}yes{{/flag}}', 'more {{name}}{{/items}} end'] });
   const data = { items: Array.from({ length: 5000 }, (_, i) => ({ name: `n${i}`, flag: i % 2 === 0 })) };
-  const start = performance.now();
   const out = await blocks(template, data);
-  const ms = performance.now() - start;
   assert.equal(out.length, 5001);
   assert.equal(text(out[0]), 'Intro n0: yes');
   assert.equal(text(out[5000]), 'more n4999 end');
-  assert.ok(ms < 500, `${ms} ms`);
 });

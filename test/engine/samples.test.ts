@@ -186,17 +186,3 @@ test('every sample renders its generated sample data (what the GUI pre-fills)', 
     assert.ok(squash(pdfText(pdf.bytes)).length > 20, entry.file);
   }
 });
-
-test('binding is a cheap tree walk: the invoice binds in well under a millisecond', async (t) => {
-  const { bindTemplate } = await import('../../server/engine/bind/bind.js');
-  const { template, data } = load('invoice.json');
-  for (let i = 0; i < 100; i++) await bindTemplate(template, data, {});
-  const runs = 1000;
-  const start = performance.now();
-  for (let i = 0; i < runs; i++) await bindTemplate(template, data, {});
-  const perBind = (performance.now() - start) / runs;
-  t.diagnostic(`invoice bind: ${perBind.toFixed(4)} ms`);
-  // Measured 0.08 ms on an idle 2-core machine (0.3–0.6 ms with a load average of 9); the bound catches a
-  // binder that recompiles or copies the template per render, without failing on a busy machine.
-  assert.ok(perBind < 5, `${perBind} ms per bind`);
-});

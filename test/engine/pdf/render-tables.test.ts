@@ -108,15 +108,12 @@ test('a row taller than a page is cut between lines instead of overflowing', asy
 test('a 10,000-row table renders every row', async () => {
   const rows: TableRow[] = [{ header: true, cells: [cell('#'), cell('Name'), cell('Amount')] }];
   for (let i = 1; i <= 10_000; i++) rows.push({ cells: [cell(String(i)), cell(`Customer ${i}`), cell(`${(i * 1.5).toFixed(2)}`)] });
-  const t0 = Date.now();
   const result = await renderModel(model([table([50, 250, 151], rows)]), { test: false });
-  const ms = Date.now() - t0;
   assertValidPdf(result.bytes);
   assert.ok(result.pages > 150, `${result.pages} pages`);
   const text = pdfText(result.bytes);
   assert.ok(text.includes('Customer 1\n') || text.includes('Customer 1 '), 'first row');
   assert.ok(text.includes('Customer 10000'), 'last row');
-  assert.ok(ms < 60_000, `rendered in ${ms} ms`);
 });
 
 test('page fields inside a table that spans pages show the page each row is on', async () => {
