@@ -35,13 +35,20 @@ export interface PageRequest {
   offset: number;
 }
 
+/**
+ * A whole number ≥ 1 of any length (so `per_page=99999999999` is still "more than 100", and a page that far out
+ * is still a page past the end), capped at the largest integer JSON carries exactly.
+ */
 function positiveInt(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^\s*\d{1,9}\s*$/.test(value)) return undefined;
+  if (typeof value !== 'string' || !/^\s*\d+\s*$/.test(value)) return undefined;
   const n = Number(value);
-  return n >= 1 ? n : undefined;
+  return n >= 1 ? Math.min(n, Number.MAX_SAFE_INTEGER) : undefined;
 }
 
-/** `page` as Laravel reads it (anything not an integer ≥ 1 is page 1); `per_page` clamped to 1…100. */
+/**
+ * `page` as Laravel reads it (anything not an integer ≥ 1 is page 1); `per_page` an integer ≥ 1, at most 100
+ * (larger values give 100; anything else, 0 and negatives included, the default 15).
+ */
 export function pageRequest(query: Record<string, unknown>): PageRequest {
   const page = positiveInt(query.page) ?? 1;
   const perPage = Math.min(positiveInt(query.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);

@@ -1,13 +1,14 @@
 /**
  * Records → the interface's JSON, field for field and type for type (spec §2), then CONTRACT.md's extras.
- * The list and single template responses differ on purpose: the interface types `editable` as boolean|null in
- * the list and as an integer in the single response.
+ * The list and single responses differ on purpose, exactly where the interface types them differently: a
+ * template's `editable` is boolean|null in the list and an integer in the single response; a document's
+ * `cloud_url` is nullable in the list and a plain string in the single response.
  */
 import type { DocumentRecord, TemplateRecord } from '../store/index.js';
 import { laravelDate } from '../services/datetime.js';
 import type { SignedLinks } from '../services/links.js';
 
-export function documentJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
+function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string | null): Record<string, unknown> {
   return {
     id: doc.id,
     status: doc.status,
@@ -20,7 +21,7 @@ export function documentJson(doc: DocumentRecord, links: SignedLinks): Record<st
     expires_at: laravelDate(doc.expires_at),
     expired: doc.expired,
     cloud_id: null,
-    cloud_url: null,
+    cloud_url: cloudUrl,
     created_at: laravelDate(doc.created_at),
     updated_at: laravelDate(doc.updated_at),
     // A fresh signature on every read, so the link a client holds is renewed whenever it reads the record.
@@ -31,6 +32,20 @@ export function documentJson(doc: DocumentRecord, links: SignedLinks): Record<st
     size: doc.size,
     editable_url: doc.has_editable && doc.expired === 0 ? links.url('editable', doc.id) : null,
   };
+}
+
+/** GET /api/document's items: no cloud copy, so `cloud_url` is null (the list types it nullable). */
+export function documentListJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
+  return documentJson(doc, links, null);
+}
+
+/**
+ * GET /api/document/{id} (and the create response): the interface types `cloud_url` here as a plain string, so
+ * a client that reads it without a null check gets a string. It is empty, not a made-up address: documents live
+ * on the user's disk, and `download_url` is the address to fetch them from.
+ */
+export function documentSingleJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
+  return documentJson(doc, links, '');
 }
 
 function templateJson(t: TemplateRecord, editable: boolean | null | number): Record<string, unknown> {

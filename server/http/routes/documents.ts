@@ -8,7 +8,7 @@ import { caller, requireWrite } from '../auth.js';
 import { bodyFields, type BodyParsers } from '../body.js';
 import { pageObject, pageRequest } from '../pagination.js';
 import { idParam, queryString, sendFile } from '../params.js';
-import { documentJson } from '../serialize.js';
+import { documentListJson, documentSingleJson } from '../serialize.js';
 
 const FILTERS = ['template_id', 'status', 'test', 'expired'] as const;
 
@@ -49,7 +49,7 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
     const { filter, carried } = listFilter(s, req);
     const page = pageRequest(req.query as Record<string, unknown>);
     const { total, items } = s.documents.list(filter, page.offset, page.perPage);
-    const data = items.map((d) => documentJson(d, s.links));
+    const data = items.map((d) => documentListJson(d, s.links));
     res.json({ success: true, documents: pageObject(data, total, page, `${s.baseUrl()}/api/document`, carried) });
   });
 
@@ -59,12 +59,12 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       tokenId: caller(res).tokenId,
       idempotencyKey: typeof key === 'string' ? key : undefined,
     });
-    res.status(status).json({ success: true, document: documentJson(document, s.links) });
+    res.status(status).json({ success: true, document: documentSingleJson(document, s.links) });
   });
 
   r.get('/document/:id', (req, res) => {
     const doc = s.documents.get(idParam(req, 'Document'));
-    res.json({ success: true, document: documentJson(doc, s.links) });
+    res.json({ success: true, document: documentSingleJson(doc, s.links) });
   });
 
   r.delete('/document/:id', requireWrite, async (req, res) => {
