@@ -8,7 +8,7 @@
  * nor an IPC event object (which would hand the page `sender` and the means to send on any channel).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { DocloomBridge, ImportedTemplate, SavedFile } from './bridge-api.js';
+import type { DocloomBridge, IPC, ImportedTemplate, SavedFile } from './bridge-api.js';
 
 const CHANNELS = {
   getToken: 'docloom:get-token',
@@ -17,7 +17,9 @@ const CHANNELS = {
   saveDocument: 'docloom:save-document',
   showInFolder: 'docloom:show-in-folder',
   templateImported: 'docloom:template-imported',
-} as const;
+  // A sandboxed preload can require nothing but 'electron', so the names are repeated here; the type check keeps
+  // them identical to bridge-api.ts's IPC.
+} as const satisfies typeof IPC;
 
 /** Reads `--name=value` from the switches the main process appended (webPreferences.additionalArguments). */
 function switchValue(prefix: string): string | undefined {
