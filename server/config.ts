@@ -21,6 +21,8 @@ export interface Limits {
   imageBytes: number;
   imagePixels: number;
   imageFetchMs: number;
+  /** Levels of objects and arrays in a request's `data` (the data object itself is level 1). */
+  dataDepth: number;
 }
 
 export interface Config {
@@ -61,6 +63,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   imageBytes: 10 * 1024 * 1024,
   imagePixels: 40_000_000,
   imageFetchMs: 10_000,
+  dataDepth: 64,
 });
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
@@ -106,6 +109,7 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   imageBytes: 'DOCLOOM_LIMIT_IMAGE_BYTES',
   imagePixels: 'DOCLOOM_LIMIT_IMAGE_PIXELS',
   imageFetchMs: 'DOCLOOM_LIMIT_IMAGE_FETCH_MS',
+  dataDepth: 'DOCLOOM_LIMIT_DATA_DEPTH',
 });
 
 /** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */

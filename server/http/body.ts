@@ -8,6 +8,7 @@ import multer from 'multer';
 import type { Limits } from '../config.js';
 import { ServiceError } from '../services/errors.js';
 import type { UploadedFile } from '../services/templates.js';
+import { dataDepthMessage, jsonTextNestsDeeper } from '../services/validate.js';
 import { megabytes } from './errors.js';
 
 export interface BodyParsers {
@@ -25,8 +26,21 @@ function contentLengthGuard(max: number, what: string): RequestHandler {
   };
 }
 
+/**
+ * A JSON body nested deeper than `data` may be (the body object is one level more) is refused with the 422 the
+ * data check gives, from the raw bytes, before body-parser builds the nesting (it may cost a lot of memory).
+ */
+function depthGuard(limits: Limits): (req: unknown, res: unknown, buf: Buffer) => void {
+  return (_req, _res, buf) => {
+    if (jsonTextNestsDeeper(buf, limits.dataDepth + 1)) {
+      const message = dataDepthMessage(limits.dataDepth);
+      throw new ServiceError('validation', message, { errors: { data: [message] } });
+    }
+  };
+}
+
 export function bodyParsers(limits: Limits): BodyParsers {
-  const json = express.json({ limit: limits.requestBodyBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const json = express.json({ limit: limits.requestBodyBytes, strict: false, type: ['application/json', 'application/*+json'], verify: depthGuard(limits) });
   const form = express.urlencoded({ limit: limits.requestBodyBytes, extended: false, parameterLimit: 1000 });
   const multipartFields = multer({
     storage: multer.memoryStorage(),

@@ -37,6 +37,8 @@ export interface DocumentServiceDeps {
   /** The current "allow the local network" setting, read for every job (it can change while the service runs). */
   allowPrivateNetwork: () => boolean;
   log: (line: string) => void;
+  /** limits.dataDepth: how deeply `data` may nest (default 64). */
+  dataDepth?: number;
 }
 
 export interface CreateContext {
@@ -112,7 +114,7 @@ export class DocumentService {
   async preview(input: Record<string, unknown>): Promise<Uint8Array> {
     const v = new Violations();
     const template = this.#template(v, input.template_id);
-    const data = requiredDataObject(v, input.data);
+    const data = requiredDataObject(v, input.data, this.deps.dataDepth);
     const test = optionalFlag(v, 'test', input.test) ?? false;
     const locale = optionalLocale(v, input.locale) ?? null;
     v.throwIfAny();
@@ -202,7 +204,7 @@ export class DocumentService {
     const template = this.#template(v, input.template_id);
     // Rows per list, images and the like are the render's to check (a `failed` document naming the limit): it
     // knows which lists the template repeats, and the data's shape is all that is validated here.
-    const data = requiredDataObject(v, input.data);
+    const data = requiredDataObject(v, input.data, this.deps.dataDepth);
     let outputType = template?.output_filetype ?? 'pdf';
     const requestedType = optionalString(v, 'output_type', input.output_type);
     if (requestedType !== undefined && requestedType !== '') outputType = requestedType.toLowerCase();

@@ -50,6 +50,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     idempotency: new Idempotency(store.idempotency),
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
+    dataDepth: config.limits.dataDepth,
   });
   const interrupted = await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);

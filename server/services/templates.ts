@@ -65,6 +65,25 @@ function fileRefusal(errors: TemplateError[]): ServiceError | null {
   return null;
 }
 
+/** A template's 422 lists at most this many problems, then says how many more there are (docs/api.md). */
+export const MAX_LISTED_TEMPLATE_ERRORS = 100;
+
+/**
+ * The 422 of a template with problems: the first MAX_LISTED_TEMPLATE_ERRORS of them, then one entry
+ * "(and N more errors)" in `errors.file` and in `template_errors` (code `more_errors`), so a file with tens of
+ * thousands of broken tags gets a short answer.
+ */
+export function templateErrorsResponse(errors: TemplateError[]): ServiceError {
+  if (errors.length <= MAX_LISTED_TEMPLATE_ERRORS) return validationError({ file: errors.map(describeTemplateError) }, errors);
+  const listed = errors.slice(0, MAX_LISTED_TEMPLATE_ERRORS);
+  const more = errors.length - listed.length;
+  const tail = `(and ${more} more error${more === 1 ? '' : 's'})`;
+  const file = [...listed.map(describeTemplateError), tail];
+  const templateErrors: TemplateError[] = [...listed, { code: 'more_errors', message: tail, location: { part: 'template' } }];
+  const message = `${file[0]} (and ${errors.length - 1} more errors)`;
+  return new ServiceError('validation', message, { errors: { file }, templateErrors });
+}
+
 /** The `name` and `description` a docloom .json template gives itself, used when the upload names none. */
 function ownSettings(bytes: Uint8Array): { name?: string; description?: string } {
   try {
@@ -239,7 +258,7 @@ export class TemplateService {
       delimiters,
       docxLimits: { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio },
     });
-    if (!result.ok) throw fileRefusal(result.errors) ?? validationError({ file: result.errors.map(describeTemplateError) }, result.errors);
+    if (!result.ok) throw fileRefusal(result.errors) ?? templateErrorsResponse(result.errors);
     return result;
   }
 

@@ -73,19 +73,80 @@ export function optionalDelimiters(v: Violations, value: unknown): [string, stri
   return [parts[0], parts[1]];
 }
 
-/** The data object: a JSON object, given as a string (forms) or an object (JSON bodies). */
-export function requiredDataObject(v: Violations, value: unknown): Record<string, unknown> | undefined {
+/** The default of limits.dataDepth (config.ts): levels of objects and arrays in `data`, itself included. */
+export const DEFAULT_DATA_DEPTH = 64;
+
+const OPEN_BRACKET = new Set([0x5b, 0x7b]); // [ {
+const CLOSE_BRACKET = new Set([0x5d, 0x7d]); // ] }
+
+/**
+ * True when JSON text nests objects and arrays deeper than `max` (brackets inside strings do not count). A plain
+ * loop over the characters (or UTF-8 bytes: no multi-byte sequence contains an ASCII byte), run before the text
+ * is parsed, so nesting deep enough to exhaust a stack or memory is never built at all.
+ */
+export function jsonTextNestsDeeper(text: string | Uint8Array, max: number): boolean {
+  const bytes = typeof text !== 'string';
+  const length = text.length;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < length; i++) {
+    const c = bytes ? (text as Uint8Array)[i] : (text as string).charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (OPEN_BRACKET.has(c)) {
+      if (++depth > max) return true;
+    } else if (CLOSE_BRACKET.has(c)) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** True when a parsed value nests objects and arrays deeper than `max` (the value itself is level 1). No recursion. */
+export function valueNestsDeeper(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) return true;
+    const items = Array.isArray(node) ? node : Object.values(node);
+    for (const item of items) {
+      if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
+    }
+  }
+  return false;
+}
+
+export function dataDepthMessage(max: number): string {
+  return `The data field must not nest objects and arrays more than ${max} levels deep.`;
+}
+
+/**
+ * The data object: a JSON object, given as a string (forms) or an object (JSON bodies), nested at most `maxDepth`
+ * levels (limits.dataDepth) — checked before anything walks, copies or hashes it.
+ */
+export function requiredDataObject(v: Violations, value: unknown, maxDepth = DEFAULT_DATA_DEPTH): Record<string, unknown> | undefined {
   if (value === undefined || value === null || value === '') {
     v.add('data', 'The data field is required.');
     return undefined;
   }
   let parsed: unknown = value;
   if (typeof value === 'string') {
+    if (jsonTextNestsDeeper(value, maxDepth)) {
+      v.add('data', dataDepthMessage(maxDepth));
+      return undefined;
+    }
     try {
       parsed = JSON.parse(value);
     } catch {
       parsed = undefined;
     }
+  } else if (valueNestsDeeper(value, maxDepth)) {
+    v.add('data', dataDepthMessage(maxDepth));
+    return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     v.add('data', 'The data field must be a valid JSON object.');

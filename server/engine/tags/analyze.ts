@@ -8,7 +8,7 @@
  * first one.
  */
 import type { Block, Delimiters, Paragraph, Table, TemplateError } from '../model/types.js';
-import { scanTags } from './scan.js';
+import { scanTags, type ScanResult } from './scan.js';
 import { parseTag, type ParsedTag } from './parse-tag.js';
 
 /** Stands for a non-text run (an image, a page number) in a paragraph's joined text. */
@@ -100,7 +100,7 @@ function walk(blocks: Block[], container: Container, state: PartAnalysis, ctx: A
     const block = blocks[i];
     if (block.type === 'paragraph') {
       const joined = joinSplitTag(blocks, i, ctx.delimiters);
-      container.items.push({ kind: 'para', info: analyzeParagraph(joined.para, container, state, ctx, joined.last - i + 1) });
+      container.items.push({ kind: 'para', info: analyzeParagraph(joined.para, container, state, ctx, joined.last - i + 1, joined.scan) });
       i = joined.last;
     } else if (block.type === 'table') {
       const info: TableInfo = { table: block, container };
@@ -157,11 +157,13 @@ const MAX_SPLIT_TAG = 200;
  * opening another, those paragraphs are one paragraph for the tags. Otherwise the paragraph stays as it is (and
  * its open delimiter is reported as never closed).
  */
-function joinSplitTag(blocks: Block[], i: number, delimiters: Delimiters): { para: Paragraph; last: number } {
+function joinSplitTag(blocks: Block[], i: number, delimiters: Delimiters): { para: Paragraph; last: number; scan?: ScanResult } {
   const first = blocks[i] as Paragraph;
   let text = paragraphText(first);
-  let unclosedAt = scanTags(text, delimiters).unclosedAt;
-  if (unclosedAt < 0) return { para: first, last: i };
+  const firstScan = scanTags(text, delimiters);
+  let unclosedAt = firstScan.unclosedAt;
+  // The paragraph's own scan is handed on, so a long paragraph is scanned once, not twice.
+  if (unclosedAt < 0) return { para: first, last: i, scan: firstScan };
   const [open, close] = delimiters;
   const parts: Paragraph[] = [first];
   let last = i;
@@ -187,11 +189,11 @@ function joinSplitTag(blocks: Block[], i: number, delimiters: Delimiters): { par
     unclosedAt = scanTags(text, delimiters).unclosedAt;
     if (unclosedAt < 0) break;
   }
-  if (last === i) return { para: first, last: i };
+  if (last === i) return { para: first, last: i, scan: firstScan };
   return { para: { ...first, runs: parts.flatMap((p) => p.runs) }, last };
 }
 
-function analyzeParagraph(para: Paragraph, container: Container, state: PartAnalysis, ctx: AnalyzeContext, spans: number): ParaInfo {
+function analyzeParagraph(para: Paragraph, container: Container, state: PartAnalysis, ctx: AnalyzeContext, spans: number, scanned?: ScanResult): ParaInfo {
   const runStarts: number[] = [];
   let text = '';
   for (const run of para.runs) {
@@ -202,7 +204,7 @@ function analyzeParagraph(para: Paragraph, container: Container, state: PartAnal
   const info: ParaInfo = { num: state.numbered + 1, para, container, text, runStarts, toks: [] };
   state.numbered += spans;
   state.paragraphs.push(info);
-  const { pieces, problems } = scanTags(text, ctx.delimiters);
+  const { pieces, problems } = scanned ?? scanTags(text, ctx.delimiters);
   for (const problem of problems) {
     ctx.errors.push({ code: problem.code, message: problem.message, location: { part: ctx.part, paragraph: info.num, tag: problem.tag } });
   }

@@ -16,15 +16,27 @@ function nameOf(tok: TagTok): string {
 
 type Report = (tok: TagTok, code: string, message: string) => void;
 
+/**
+ * Sections may nest this deep within one part (docs/templates.md). Everything after compiling (fields, binding,
+ * rendering) walks sections by depth, so a deeper template is refused here, not left to exhaust a stack later.
+ */
+export const MAX_SECTION_DEPTH = 100;
+
 export function matchSections(analysis: PartAnalysis, part: string, errors: TemplateError[]): void {
   const report: Report = (tok, code, message) => {
     errors.push({ code, message, location: { part, paragraph: tok.para.num, tag: tok.raw } });
   };
   const stack: TagTok[] = [];
   const pairs: Array<[TagTok, TagTok]> = [];
+  let tooDeep = false;
   for (const tok of analysis.sectionTags) {
     if (tok.tag.type === 'open') {
       stack.push(tok);
+      if (stack.length > MAX_SECTION_DEPTH && !tooDeep) {
+        // One error for the part: the sections inside the deepest allowed one are all too deep.
+        tooDeep = true;
+        report(tok, 'sections_too_deep', `The section ${tok.raw} is nested ${stack.length} levels deep; sections may be nested at most ${MAX_SECTION_DEPTH} levels deep.`);
+      }
       continue;
     }
     const name = nameOf(tok);

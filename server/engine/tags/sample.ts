@@ -11,21 +11,26 @@ export const SAMPLE_PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAADklEQVR4nGNYAAYMEAoANI4HgeaUuX0AAAAASUVORK5CYII=';
 
 const SAMPLE_ITEMS = 2;
+/**
+ * Lists nested deeper than this get one sample item each, not two: two per level would double the sample with
+ * every level (a template may nest sections 100 deep).
+ */
+const DOUBLED_LEVELS = 4;
 
 export function sampleData(fields: Field[]): Record<string, unknown> {
-  return sampleObject(fields, null);
+  return sampleObject(fields, null, 0);
 }
 
-function sampleObject(fields: Field[], item: number | null): Record<string, unknown> {
+function sampleObject(fields: Field[], item: number | null, level: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.name === '.') continue;
-    setPath(out, field.name, sampleValue(field, item));
+    setPath(out, field.name, sampleValue(field, item, level));
   }
   return out;
 }
 
-function sampleValue(field: Field, item: number | null): unknown {
+function sampleValue(field: Field, item: number | null, level: number): unknown {
   switch (field.type) {
     case 'text':
       return item === null ? nameInWords(field.name) : `${nameInWords(field.name)} ${item + 1}`;
@@ -37,8 +42,8 @@ function sampleValue(field: Field, item: number | null): unknown {
     case 'table': {
       const nested = field.fields ?? [];
       const plain = nested.length > 0 && nested.every((f) => f.name === '.');
-      return Array.from({ length: SAMPLE_ITEMS }, (_, i) =>
-        plain ? `${nameInWords(field.name)} ${i + 1}` : sampleObject(nested, i),
+      return Array.from({ length: level < DOUBLED_LEVELS ? SAMPLE_ITEMS : 1 }, (_, i) =>
+        plain ? `${nameInWords(field.name)} ${i + 1}` : sampleObject(nested, i, level + 1),
       );
     }
   }

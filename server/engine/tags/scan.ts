@@ -45,6 +45,8 @@ export function scanTags(text: string, delimiters: Delimiters): ScanResult {
   /** End of the last close delimiter read (a tag's or a stray one), to tell `}}` from `text}`. */
   let lastCloseEnd = -1;
   let lastTagRaw = '';
+  /** The first close delimiter at or after the last search's start (-1: none left in the text). */
+  let nextClose = -2;
 
   /** Close delimiters in literal text [start, end) close nothing. */
   const strays = (start: number, end: number): void => {
@@ -75,7 +77,9 @@ export function scanTags(text: string, delimiters: Delimiters): ScanResult {
     if (o < 0) break;
     strays(from, o);
     const innerStart = o + open.length;
-    const c = text.indexOf(close, innerStart);
+    // A flood of open delimiters before one close delimiter finds the same close again: search once, not each time.
+    if (nextClose < innerStart && nextClose !== -1) nextClose = text.indexOf(close, innerStart);
+    const c = nextClose;
     if (c < 0) {
       const rest = text.slice(o);
       problems.push({

@@ -62,6 +62,7 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
         image_bytes: c.limits.imageBytes,
         image_pixels: c.limits.imagePixels,
         image_fetch_ms: c.limits.imageFetchMs,
+        data_depth: c.limits.dataDepth,
       },
     });
   });
