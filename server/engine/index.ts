@@ -145,6 +145,9 @@ export function fillDocx(
   return fillDocxAsync(bytes, data, delimiters, fillOptions);
 }
 
+/** Removes VBA (vbaProject.bin, vbaData.xml, their relationships and content types) from a .docx/.docm package. */
+export { stripMacros, type MacroStripResult } from './docx/macros.js';
+
 /** Names the folder of the bundled fonts for this thread (the packaged app keeps them outside the project). */
 export { setFontsDir } from './pdf/render.js';
 

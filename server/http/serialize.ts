@@ -68,6 +68,7 @@ function templateJson(t: TemplateRecord, editable: boolean | null | number): Rec
     updated_at: laravelDate(t.updated_at),
     sample_data: t.sample_data,
     schema: t.schema,
+    ...(t.import_warnings?.length ? { import_warnings: t.import_warnings } : {}),
   };
 }
 

@@ -27,7 +27,15 @@ export interface UploadedFile {
 
 export const DEFAULT_DELIMITERS: [string, string] = ['{{', '}}'];
 
-const KINDS: Record<string, TemplateKind> = { '.docx': 'docx', '.json': 'json' };
+/** A macro-enabled .docm is taken as a .docx once its macros are removed (see #prepare). */
+const KINDS: Record<string, TemplateKind> = { '.docx': 'docx', '.docm': 'docx', '.json': 'json' };
+
+export interface ImportWarning {
+  code: string;
+  message: string;
+}
+
+const MACROS_REMOVED = 'The file held macros (VBA); they were removed. docloom never runs macros, and no file it serves carries them.';
 
 /** "body, paragraph 3, {{#items}}: The section … is never closed." */
 export function describeTemplateError(e: TemplateError): string {
@@ -142,10 +150,11 @@ export class TemplateService {
     const settings = this.#settings(v, input, kind ?? 'json', true);
     v.throwIfAny();
     const delimiters = settings.delimiters ?? DEFAULT_DELIMITERS;
-    const compiled = await this.#compile(kind!, file!.bytes, delimiters);
+    const prepared = await this.#prepare(kind!, file!);
+    const compiled = await this.#compile(kind!, prepared.bytes, delimiters);
     const engine = await loadEngine();
     const now = nowIso();
-    const base = path.basename(file!.filename);
+    const base = prepared.filename;
     const own = kind === 'json' && (settings.name === undefined || settings.description === undefined) ? ownSettings(file!.bytes) : {};
     return this.repo.create(
       {
@@ -164,10 +173,11 @@ export class TemplateService {
         fields: compiled.fields,
         sample_data: extra.sampleData ?? engine.sampleData(compiled.fields),
         schema: engine.dataSchema(compiled.fields),
+        ...(prepared.warnings.length > 0 ? { import_warnings: prepared.warnings } : {}),
         created_at: now,
         updated_at: now,
       },
-      file!.bytes,
+      prepared.bytes,
     );
   }
 
@@ -184,7 +194,8 @@ export class TemplateService {
     const delimitersChanged = delimiters[0] !== current.delimiters[0] || delimiters[1] !== current.delimiters[1];
     if (file || delimitersChanged) {
       // A new file, or the same file read with other delimiters: check it again; it is a new version.
-      const bytes = file ? file.bytes : this.repo.readFile(current);
+      const prepared = file ? await this.#prepare(kind, file) : undefined;
+      const bytes = prepared ? prepared.bytes : this.repo.readFile(current);
       const compiled = await this.#compile(kind, bytes, delimiters);
       const engine = await loadEngine();
       Object.assign(patch, {
@@ -194,7 +205,11 @@ export class TemplateService {
         sample_data: engine.sampleData(compiled.fields),
         schema: engine.dataSchema(compiled.fields),
       });
-      if (file) patch.original_filename = path.basename(file.filename);
+      if (prepared) {
+        patch.original_filename = prepared.filename;
+        // A new file brings its own warnings (none: the old ones go).
+        patch.import_warnings = prepared.warnings.length > 0 ? prepared.warnings : undefined;
+      }
       const updated = this.repo.update(uuid, patch, bytes);
       if (!updated) throw notFound('Template');
       return updated;
@@ -250,13 +265,38 @@ export class TemplateService {
     return kind;
   }
 
+  /**
+   * The bytes and name a template file is kept with: a .docx/.docm without its macros (parts, relationships,
+   * content types; the main type made the plain document type) and a `macros_removed` warning; a .docm is kept
+   * as .docx. A file too damaged to rewrite is left as it is, for the compiler to refuse with its reason.
+   */
+  async #prepare(kind: TemplateKind, file: UploadedFile): Promise<{ bytes: Uint8Array; filename: string; warnings: ImportWarning[] }> {
+    const filename = path.basename(file.filename);
+    if (kind !== 'docx') return { bytes: file.bytes, filename, warnings: [] };
+    const engine = await loadEngine();
+    let stripped: ReturnType<typeof engine.stripMacros>;
+    try {
+      stripped = engine.stripMacros(file.bytes, this.#docxLimits());
+    } catch (err) {
+      if (err instanceof engine.EngineError) return { bytes: file.bytes, filename, warnings: [] };
+      throw err;
+    }
+    const docxName = filename.replace(/\.docm$/i, '.docx');
+    if (!stripped) return { bytes: file.bytes, filename: docxName, warnings: [] };
+    return { bytes: stripped.bytes, filename: docxName, warnings: [{ code: 'macros_removed', message: MACROS_REMOVED }] };
+  }
+
+  #docxLimits() {
+    return { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio };
+  }
+
   async #compile(kind: TemplateKind, bytes: Uint8Array, delimiters: [string, string]) {
     const engine = await loadEngine();
     const result = engine.compileTemplate({
       kind,
       bytes,
       delimiters,
-      docxLimits: { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio },
+      docxLimits: this.#docxLimits(),
     });
     if (!result.ok) throw fileRefusal(result.errors) ?? templateErrorsResponse(result.errors);
     return result;

@@ -28,6 +28,8 @@ export interface TemplateRecord {
   fields: Field[];
   sample_data: Record<string, unknown>;
   schema: Record<string, unknown>;
+  /** What the import changed in the file (e.g. `macros_removed`); absent when nothing. */
+  import_warnings?: Array<{ code: string; message: string }>;
   created_at: string;
   updated_at: string;
 }
