@@ -6,6 +6,7 @@ import { DocumentService } from './documents.js';
 import { Idempotency } from './idempotency.js';
 import { SignedLinks } from './links.js';
 import type { Logger } from './log.js';
+import { createImporter } from './import-jobs.js';
 import { createRenderer, type Renderer } from './render-pool.js';
 import { SettingsService } from './settings.js';
 import { SignInCodes } from './signin.js';
@@ -38,7 +39,9 @@ export interface ServiceOptions {
 export async function createServices(o: ServiceOptions): Promise<Services> {
   const { config, store, logger } = o;
   const tokens = new TokenService(store.tokens);
-  const templates = new TemplateService(store.templates, config.limits);
+  // Imports run in their own worker thread whenever renders do (renderWorkers > 0), inline otherwise.
+  const importer = createImporter(config.renderWorkers > 0, logger.error);
+  const templates = new TemplateService(store.templates, config.limits, importer);
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
   const settings = new SettingsService(store.settings, { allow_private_network: config.allowPrivateNetwork });
   const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
@@ -80,6 +83,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
       // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
       await renderer.close();
       await documents.drain();
+      await importer.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import { loadEngine } from './engine.js';
+import { createImporter, type Importer } from './import-jobs.js';
 import {
   DEFAULT_EXPIRATION,
   optionalDelimiters,
@@ -65,6 +66,11 @@ export type TemplateLimits = Pick<Limits, 'docxUncompressedBytes' | 'docxEntryRa
  * says what kind of problem it is: not a Word document at all → 415, over the zip limits → 413, damaged or not a
  * docloom template → 422 with the usual field errors.
  */
+/** The name a file is kept under: a .docm is kept as .docx (its macros are removed on import). */
+function keptFilename(filename: string): string {
+  return path.basename(filename).replace(/\.docm$/i, '.docx');
+}
+
 function fileRefusal(errors: TemplateError[]): ServiceError | null {
   if (errors.length !== 1 || errors[0].location.part !== 'file') return null;
   const [e] = errors;
@@ -81,36 +87,23 @@ export const MAX_LISTED_TEMPLATE_ERRORS = 100;
  * "(and N more errors)" in `errors.file` and in `template_errors` (code `more_errors`), so a file with tens of
  * thousands of broken tags gets a short answer.
  */
-export function templateErrorsResponse(errors: TemplateError[]): ServiceError {
-  if (errors.length <= MAX_LISTED_TEMPLATE_ERRORS) return validationError({ file: errors.map(describeTemplateError) }, errors);
+export function templateErrorsResponse(errors: TemplateError[], total = errors.length): ServiceError {
+  if (total <= MAX_LISTED_TEMPLATE_ERRORS) return validationError({ file: errors.map(describeTemplateError) }, errors);
   const listed = errors.slice(0, MAX_LISTED_TEMPLATE_ERRORS);
-  const more = errors.length - listed.length;
+  const more = total - listed.length;
   const tail = `(and ${more} more error${more === 1 ? '' : 's'})`;
   const file = [...listed.map(describeTemplateError), tail];
   const templateErrors: TemplateError[] = [...listed, { code: 'more_errors', message: tail, location: { part: 'template' } }];
-  const message = `${file[0]} (and ${errors.length - 1} more errors)`;
+  const message = `${file[0]} (and ${total - 1} more errors)`;
   return new ServiceError('validation', message, { errors: { file }, templateErrors });
-}
-
-/** The `name` and `description` a docloom .json template gives itself, used when the upload names none. */
-function ownSettings(bytes: Uint8Array): { name?: string; description?: string } {
-  try {
-    const doc: unknown = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ''));
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return {};
-    const { name, description } = doc as Record<string, unknown>;
-    return {
-      name: typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 255) : undefined,
-      description: typeof description === 'string' ? description.slice(0, 65_535) : undefined,
-    };
-  } catch {
-    return {}; // it compiled, so this does not happen; a name from the file name is a fine fallback anyway
-  }
 }
 
 export class TemplateService {
   constructor(
     private readonly repo: TemplateRepository,
     private readonly limits: TemplateLimits = DEFAULT_LIMITS,
+    /** Where files are read and compiled: the import worker, or inline (the default). */
+    private readonly importer: Importer = createImporter(false, () => undefined),
   ) {}
 
   get(uuid: string): TemplateRecord {
@@ -150,12 +143,11 @@ export class TemplateService {
     const settings = this.#settings(v, input, kind ?? 'json', true);
     v.throwIfAny();
     const delimiters = settings.delimiters ?? DEFAULT_DELIMITERS;
-    const prepared = await this.#prepare(kind!, file!);
-    const compiled = await this.#compile(kind!, prepared.bytes, delimiters);
+    const compiled = await this.#import(kind!, file!.bytes, delimiters);
     const engine = await loadEngine();
     const now = nowIso();
-    const base = prepared.filename;
-    const own = kind === 'json' && (settings.name === undefined || settings.description === undefined) ? ownSettings(file!.bytes) : {};
+    const base = keptFilename(file!.filename);
+    const own = compiled.own;
     return this.repo.create(
       {
         uuid: crypto.randomUUID(),
@@ -173,11 +165,11 @@ export class TemplateService {
         fields: compiled.fields,
         sample_data: extra.sampleData ?? engine.sampleData(compiled.fields),
         schema: engine.dataSchema(compiled.fields),
-        ...(prepared.warnings.length > 0 ? { import_warnings: prepared.warnings } : {}),
+        ...(compiled.warnings.length > 0 ? { import_warnings: compiled.warnings } : {}),
         created_at: now,
         updated_at: now,
       },
-      prepared.bytes,
+      compiled.bytes,
     );
   }
 
@@ -194,9 +186,7 @@ export class TemplateService {
     const delimitersChanged = delimiters[0] !== current.delimiters[0] || delimiters[1] !== current.delimiters[1];
     if (file || delimitersChanged) {
       // A new file, or the same file read with other delimiters: check it again; it is a new version.
-      const prepared = file ? await this.#prepare(kind, file) : undefined;
-      const bytes = prepared ? prepared.bytes : this.repo.readFile(current);
-      const compiled = await this.#compile(kind, bytes, delimiters);
+      const compiled = await this.#import(kind, file ? file.bytes : this.repo.readFile(current), delimiters);
       const engine = await loadEngine();
       Object.assign(patch, {
         kind,
@@ -205,12 +195,12 @@ export class TemplateService {
         sample_data: engine.sampleData(compiled.fields),
         schema: engine.dataSchema(compiled.fields),
       });
-      if (prepared) {
-        patch.original_filename = prepared.filename;
+      if (file) {
+        patch.original_filename = keptFilename(file.filename);
         // A new file brings its own warnings (none: the old ones go).
-        patch.import_warnings = prepared.warnings.length > 0 ? prepared.warnings : undefined;
+        patch.import_warnings = compiled.warnings.length > 0 ? compiled.warnings : undefined;
       }
-      const updated = this.repo.update(uuid, patch, bytes);
+      const updated = this.repo.update(uuid, patch, compiled.bytes);
       if (!updated) throw notFound('Template');
       return updated;
     }
@@ -266,40 +256,23 @@ export class TemplateService {
   }
 
   /**
-   * The bytes and name a template file is kept with: a .docx/.docm without its macros (parts, relationships,
-   * content types; the main type made the plain document type) and a `macros_removed` warning; a .docm is kept
-   * as .docx. A file too damaged to rewrite is left as it is, for the compiler to refuse with its reason.
+   * Reads and compiles a template file in the import worker: the bytes to keep (a .docx/.docm without its
+   * macros — parts, relationships, content types; the main type made plain — and a `macros_removed` warning),
+   * its fields, or the 413/415/422 that says what is wrong with it.
    */
-  async #prepare(kind: TemplateKind, file: UploadedFile): Promise<{ bytes: Uint8Array; filename: string; warnings: ImportWarning[] }> {
-    const filename = path.basename(file.filename);
-    if (kind !== 'docx') return { bytes: file.bytes, filename, warnings: [] };
-    const engine = await loadEngine();
-    let stripped: ReturnType<typeof engine.stripMacros>;
-    try {
-      stripped = engine.stripMacros(file.bytes, this.#docxLimits());
-    } catch (err) {
-      if (err instanceof engine.EngineError) return { bytes: file.bytes, filename, warnings: [] };
-      throw err;
-    }
-    const docxName = filename.replace(/\.docm$/i, '.docx');
-    if (!stripped) return { bytes: file.bytes, filename: docxName, warnings: [] };
-    return { bytes: stripped.bytes, filename: docxName, warnings: [{ code: 'macros_removed', message: MACROS_REMOVED }] };
-  }
-
-  #docxLimits() {
-    return { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio };
-  }
-
-  async #compile(kind: TemplateKind, bytes: Uint8Array, delimiters: [string, string]) {
-    const engine = await loadEngine();
-    const result = engine.compileTemplate({
+  async #import(kind: TemplateKind, bytes: Uint8Array, delimiters: [string, string]) {
+    const outcome = await this.importer.run({
       kind,
       bytes,
       delimiters,
-      docxLimits: this.#docxLimits(),
+      docxLimits: { maxUncompressedBytes: this.limits.docxUncompressedBytes, maxEntryRatio: this.limits.docxEntryRatio },
     });
-    if (!result.ok) throw fileRefusal(result.errors) ?? templateErrorsResponse(result.errors);
-    return result;
+    if (!outcome.ok) {
+      if ('failed' in outcome) throw new ServiceError(outcome.failed === 'too_large' ? 'too_large' : 'validation', outcome.message, outcome.failed === 'too_large' ? {} : { errors: { file: [outcome.message] } });
+      throw fileRefusal(outcome.errors) ?? templateErrorsResponse(outcome.errors, outcome.total);
+    }
+    const warnings: ImportWarning[] = outcome.macrosRemoved ? [{ code: 'macros_removed', message: MACROS_REMOVED }] : [];
+    return { fields: outcome.fields, bytes: outcome.bytes ?? bytes, warnings, own: outcome.own };
   }
 
   #settings(v: Violations, input: Record<string, unknown>, kind: TemplateKind, creating: boolean): Settings {

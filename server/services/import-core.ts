@@ -1,0 +1,74 @@
+/**
+ * One template import: file bytes → macros removed (.docx) → compiled → fields, or the template's problems. Runs in
+ * the import worker (import-jobs.ts) so a large file never holds up the event loop, or inline when the service
+ * renders inline (renderWorkers = 0: tests, the CLI). Input and outcome are plain data that cross threads.
+ */
+import type { Field, TemplateError } from '../engine/model/types.js';
+import type { Engine } from './engine.js';
+
+export type ImportKind = 'docx' | 'json';
+
+export interface ImportJob {
+  kind: ImportKind;
+  bytes: Uint8Array;
+  delimiters: [string, string];
+  docxLimits: { maxUncompressedBytes: number; maxEntryRatio: number };
+}
+
+/** Problems handed back at most (the 422 lists 100 and counts the rest); `total` says how many there were. */
+export const MAX_RETURNED_ERRORS = 101;
+
+export type ImportOutcome =
+  | {
+      ok: true;
+      fields: Field[];
+      /** The file as it is to be kept, when the import changed it (macros removed). */
+      bytes?: Uint8Array;
+      macrosRemoved: boolean;
+      /** The `name` and `description` a .json template gives itself. */
+      own: { name?: string; description?: string };
+    }
+  | { ok: false; errors: TemplateError[]; total: number }
+  /** The import itself failed: the worker ran out of memory or time. */
+  | { ok: false; failed: 'too_large' | 'too_slow'; message: string };
+
+/** The `name` and `description` a docloom .json template gives itself, used when the upload names none. */
+export function ownSettings(bytes: Uint8Array): { name?: string; description?: string } {
+  try {
+    const doc: unknown = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ''));
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return {};
+    const { name, description } = doc as Record<string, unknown>;
+    return {
+      name: typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 255) : undefined,
+      description: typeof description === 'string' ? description.slice(0, 65_535) : undefined,
+    };
+  } catch {
+    return {}; // it compiled, so this does not happen; a name from the file name is a fine fallback anyway
+  }
+}
+
+export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
+  let bytes = job.bytes;
+  let macrosRemoved = false;
+  if (job.kind === 'docx') {
+    try {
+      const stripped = engine.stripMacros(bytes, job.docxLimits);
+      if (stripped) {
+        bytes = stripped.bytes;
+        macrosRemoved = true;
+      }
+    } catch (err) {
+      // A file too damaged (or too large) to rewrite: the compiler refuses it below with its reason.
+      if (!(err instanceof engine.EngineError)) throw err;
+    }
+  }
+  const result = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters, docxLimits: job.docxLimits });
+  if (!result.ok) return { ok: false, errors: result.errors.slice(0, MAX_RETURNED_ERRORS), total: result.errors.length };
+  return {
+    ok: true,
+    fields: result.fields,
+    ...(macrosRemoved ? { bytes } : {}),
+    macrosRemoved,
+    own: job.kind === 'json' ? ownSettings(bytes) : {},
+  };
+}

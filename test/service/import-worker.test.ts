@@ -1,0 +1,66 @@
+/**
+ * Template imports in their own worker thread (issue #10): the event loop keeps answering while a large .docx is
+ * read and compiled; an import over the worker's heap or time limit is a clean refusal, and the next one works.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bigDocx } from '../../bench/lib/hostile-files.js';
+import { createImporter } from '../../server/services/import-jobs.js';
+import { startTestServer } from '../helpers/server.js';
+import { jsonTemplate, uploadTemplate } from './support.js';
+
+const LIMITS = { maxUncompressedBytes: 100 * 1024 * 1024, maxEntryRatio: 100 };
+const big = bigDocx(6 * 1024 * 1024).bytes;
+
+test('the import worker compiles, refuses, and answers too_large / too_slow past its limits', async () => {
+  const logs: string[] = [];
+  const small = createImporter(true, (l) => logs.push(l), { heapMb: 64 });
+  try {
+    const ok = await small.run({ kind: 'json', bytes: jsonTemplate(['Hi {{name}}']), delimiters: ['{{', '}}'], docxLimits: LIMITS });
+    assert.ok(ok.ok && ok.fields.some((f) => f.name === 'name'), JSON.stringify(ok).slice(0, 300));
+    const flood = await small.run({ kind: 'json', bytes: jsonTemplate(Array.from({ length: 5000 }, () => 'x {{')), delimiters: ['{{', '}}'], docxLimits: LIMITS });
+    assert.ok(!flood.ok && 'total' in flood);
+    assert.equal(flood.total, 5000);
+    assert.equal(flood.errors.length, 101);
+    const oom = await small.run({ kind: 'docx', bytes: big, delimiters: ['{{', '}}'], docxLimits: LIMITS });
+    assert.ok(!oom.ok && 'failed' in oom && oom.failed === 'too_large', JSON.stringify(oom).slice(0, 200));
+    // A fresh worker takes the next import.
+    const again = await small.run({ kind: 'json', bytes: jsonTemplate(['{{a}}']), delimiters: ['{{', '}}'], docxLimits: LIMITS });
+    assert.ok(again.ok);
+  } finally {
+    await small.close();
+  }
+  const slow = createImporter(true, (l) => logs.push(l), { timeoutMs: 30 });
+  try {
+    const outcome = await slow.run({ kind: 'docx', bytes: big, delimiters: ['{{', '}}'], docxLimits: LIMITS });
+    assert.ok(!outcome.ok && 'failed' in outcome && outcome.failed === 'too_slow');
+  } finally {
+    await slow.close();
+  }
+  assert.deepEqual(logs, []);
+});
+
+test('with render workers, GET /api/info keeps answering while a large .docx imports', async () => {
+  const s = await startTestServer({ renderWorkers: 1 });
+  try {
+    const upload = uploadTemplate(s, { name: 'big.docx', bytes: big });
+    let done = false;
+    void upload.finally(() => (done = true));
+    const latencies: number[] = [];
+    while (!done) {
+      const t = performance.now();
+      const res = await s.api('/api/info');
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const { status, body } = await upload;
+    assert.equal(status, 201, JSON.stringify(body).slice(0, 300));
+    // Generous: a shared test machine; the bench (bench/hostile.ts) holds the real target of 250 ms at p99.
+    assert.ok(Math.max(...latencies) < 1000, `slowest /api/info ${Math.round(Math.max(...latencies))} ms over ${latencies.length}`);
+    assert.deepEqual(s.logs, []);
+  } finally {
+    await s.close();
+  }
+});
