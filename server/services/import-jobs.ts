@@ -24,7 +24,7 @@ export interface ImporterOptions {
   idleMs?: number;
 }
 
-export const IMPORT_HEAP_MB = 640;
+export const IMPORT_HEAP_MB = 512;
 export const IMPORT_TIMEOUT_MS = 120_000;
 const IDLE_MS = 30_000;
 

@@ -108,13 +108,30 @@ export function jsonTextNestsDeeper(text: string | Uint8Array, max: number): boo
 /** True when a parsed value nests objects and arrays deeper than `max` (the value itself is level 1). No recursion. */
 export function valueNestsDeeper(value: unknown, max: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const stack: Array<[object, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+  // Two plain stacks (no pair per node) and no arrays of keys or values: this runs over every 10 MB body.
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    const items = Array.isArray(node) ? node : Object.values(node);
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (typeof item === 'object' && item !== null) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      const record = node as Record<string, unknown>;
+      for (const key in record) {
+        const item = record[key];
+        if (typeof item === 'object' && item !== null) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
+      }
     }
   }
   return false;

@@ -52,14 +52,9 @@ function readDocument(pkg: DocxPackage): TemplateModel {
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
   const doc: DocContext = { pkg, styles, numbering, theme, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
 
-  const root = pkg.xml(main);
-  const body = child(root, 'w:body');
-  if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
-
+  const items = readBody(doc, main);
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
-  const ctx = createPartContext(doc, main);
-  const items = ctx.readBlocks(body);
 
   const sections: Section[] = [];
   let refs: References = { header: {}, footer: {} };
@@ -104,6 +99,19 @@ function readDocument(pkg: DocxPackage): TemplateModel {
   const locale = localeOf(runDefaults.lang);
   if (locale) model.locale = locale;
   return model;
+}
+
+/**
+ * The main part's blocks. Its XML tree is let go once they are read (a 30 MB document.xml makes a tree of
+ * hundreds of megabytes, which the rest of the import and the compile need not hold as well).
+ */
+function readBody(doc: DocContext, main: string): ReturnType<ReturnType<typeof createPartContext>['readBlocks']> {
+  const root = doc.pkg.xml(main);
+  const body = child(root, 'w:body');
+  if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
+  const items = createPartContext(doc, main).readBlocks(body);
+  doc.pkg.forget(main);
+  return items;
 }
 
 /** The document's default language as a locale filters can use (Word writes e.g. 'de-DE'; 'x-none' is none). */

@@ -130,6 +130,11 @@ export class DocxPackage {
     return root ?? undefined;
   }
 
+  /** Drops a parsed part from the cache (the main part's tree, once read, can be as large as the model). */
+  forget(part: string): void {
+    this.xmlCache.delete(part.toLowerCase());
+  }
+
   /** Relationships of a part ('' = the package itself), by id. */
   rels(part: string): Map<string, Relationship> {
     const cached = this.relsCache.get(part);

@@ -1,0 +1,180 @@
+/**
+ * Hostile input at the default limits (issue #10) against a real `docloom serve` (bin/docloom.js over dist/, as
+ * users run it): the largest picture allowed (40 megapixels, as a data URI inside the 10 MB body), a .docx whose
+ * document.xml is over 30 MB (inside the zip limits), a 10 MB data body, and a 1 MB word with no break in it.
+ * For each: the service's peak RSS (all its threads: /proc/<pid>/status VmHWM, reset before each case) ≤ 1 GB,
+ * and GET /api/info's p99 latency, polled meanwhile, ≤ 250 ms.
+ *
+ *   npm run build:server && node --import tsx bench/hostile.ts      (npm run bench:hostile)
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bigData, bigDocx, bigPngDataUri } from './lib/hostile-files.js';
+import { percentile } from './lib/stats.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'docloom.js');
+const RSS_TARGET_MB = 1024;
+const P99_TARGET_MS = 250;
+
+if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'cli.js'))) {
+  console.error('bench/hostile: dist/ is missing; run `npm run build:server` first.');
+  process.exit(1);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function status(pid: number): { rssMb: number; hwmMb: number } {
+  const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+}
+
+/** Resets the peak RSS (VmHWM) to the current RSS; false where the kernel does not allow it (then VmRSS is sampled). */
+function resetPeak(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-hostile-'));
+const port = await freePort();
+const env = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error' };
+const tokenOut = execFileSync(process.execPath, [BIN, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
+const token = tokenOut.trim().split('\n').pop()!.trim();
+const auth = { authorization: `Bearer ${token}` };
+const base = `http://127.0.0.1:${port}`;
+const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+let serverErrors = '';
+child.stderr.on('data', (chunk: Buffer) => (serverErrors += chunk.toString()));
+
+async function waitReady(): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${base}/api/info`, { headers: auth });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service did not start: ${serverErrors}`);
+}
+
+async function upload(name: string, bytes: Uint8Array): Promise<{ status: number; body: Record<string, unknown> }> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const res = await fetch(`${base}/api/template`, { method: 'POST', body: form, headers: auth });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function jsonTemplate(lines: string[]): Uint8Array {
+  return Buffer.from(
+    JSON.stringify({
+      version: 1,
+      defaults: { run: { font: 'Helvetica', size: 11 }, paragraph: {} },
+      sections: [{ page: { width: 595, height: 842, margins: { top: 56, right: 56, bottom: 56, left: 56 } }, body: lines.map((text) => ({ type: 'paragraph', runs: [{ type: 'text', text }] })) }],
+    }),
+  );
+}
+
+async function createDocument(uuid: string, data: string): Promise<string> {
+  const res = await fetch(`${base}/api/document`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: `{"template_id":${JSON.stringify(uuid)},"data":${data}}`,
+  });
+  const body = (await res.json()) as { document?: { status: string; pages: number | null; error: { code: string } | null }; message?: string };
+  const doc = body.document;
+  if (!doc) return `${res.status} ${body.message ?? ''}`.trim();
+  return `${res.status} ${doc.status}${doc.pages ? `, ${doc.pages} pages` : ''}${doc.error ? ` (${doc.error.code})` : ''}`;
+}
+
+/** Runs one case while polling GET /api/info every 25 ms and sampling the service's RSS every 50 ms. */
+async function measure(name: string, work: () => Promise<string>): Promise<boolean> {
+  const pid = child.pid!;
+  const canReset = resetPeak(pid);
+  let peakSampled = status(pid).rssMb;
+  let running = true;
+  const latencies: number[] = [];
+  const sampler = setInterval(() => {
+    peakSampled = Math.max(peakSampled, status(pid).rssMb);
+  }, 50);
+  const poller = (async () => {
+    while (running) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/info`, { headers: auth });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  const started = performance.now();
+  let outcome: string;
+  try {
+    outcome = await work();
+  } catch (err) {
+    outcome = `error: ${(err as Error).message}`;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  running = false;
+  await poller;
+  clearInterval(sampler);
+  const peak = Math.max(peakSampled, canReset ? status(pid).hwmMb : 0);
+  const p99 = percentile(latencies, 99);
+  const ok = peak <= RSS_TARGET_MB && p99 <= P99_TARGET_MS;
+  console.log(
+    `${ok ? 'PASS' : 'MISS'} ${name}: peak RSS ${peak.toFixed(0)} MB (≤ ${RSS_TARGET_MB}), /api/info p99 ${p99.toFixed(0)} ms over ${latencies.length} requests (≤ ${P99_TARGET_MS}); ${outcome} in ${seconds.toFixed(1)} s`,
+  );
+  return ok;
+}
+
+let allOk = true;
+try {
+  await waitReady();
+  console.log(`cpus ${os.cpus().length}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; service pid ${child.pid}, idle RSS ${status(child.pid!).rssMb.toFixed(0)} MB`);
+
+  const image = await upload('image.json', jsonTemplate(['Picture:', '{{%photo:400x250}}']));
+  const text = await upload('text.json', jsonTemplate(['{{title}}', '{{#rows}}', '{{description}} {{qty}} {{amount}}', '{{/rows}}', '{{word}}']));
+  const imageUuid = (image.body.template as { uuid: string }).uuid;
+  const textUuid = (text.body.template as { uuid: string }).uuid;
+
+  const png = bigPngDataUri(8000, 5000);
+  allOk = (await measure(`40-megapixel PNG (${(png.length / 1e6).toFixed(1)} MB data URI)`, () => createDocument(imageUuid, JSON.stringify({ photo: png })))) && allOk;
+
+  const docx = bigDocx(32 * 1024 * 1024);
+  allOk =
+    (await measure(`.docx with a ${(docx.xmlBytes / 1024 / 1024).toFixed(1)} MB document.xml (${(docx.bytes.length / 1024 / 1024).toFixed(1)} MB file)`, async () => {
+      const res = await upload('big.docx', docx.bytes);
+      return `${res.status}${res.status === 201 ? '' : ` ${String(res.body.message).slice(0, 120)}`}`;
+    })) && allOk;
+
+  const data = JSON.stringify(bigData(10 * 1024 * 1024 - 64 * 1024));
+  allOk = (await measure(`${(data.length / 1024 / 1024).toFixed(1)} MB data body`, () => createDocument(textUuid, data))) && allOk;
+
+  const word = 'x'.repeat(1024 * 1024);
+  allOk = (await measure('1 MB unbroken word', () => createDocument(textUuid, JSON.stringify({ title: 'Word', rows: [], word })))) && allOk;
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+if (serverErrors.trim()) console.log(`service stderr:\n${serverErrors.trim().slice(0, 2000)}`);
+console.log(allOk ? 'hostile input: all PASS' : 'hostile input: some MISS');
