@@ -113,15 +113,18 @@ export function bigPngDataUri(width: number, height: number): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-/** A data object of about `bytes` of JSON: many rows of short text fields. */
-export function bigData(bytes: number): Record<string, unknown> {
+/** A data object of about `bytes` of JSON in `rows` rows (their descriptions as long as it takes). */
+export function bigData(bytes: number, rows = 10_000): Record<string, unknown> {
   const word = words(7);
-  const rows: Array<Record<string, string>> = [];
+  const perRow = Math.max(40, Math.floor(bytes / rows) - 40);
+  const out: Array<Record<string, string>> = [];
   let size = 0;
-  while (size < bytes) {
-    const row = { description: `${word()} ${word()} ${word()}`, qty: word(), amount: word() };
+  while (size < bytes && out.length < rows) {
+    let description = '';
+    while (description.length < perRow) description += `${word()} `;
+    const row = { description, qty: word(), amount: word() };
     size += JSON.stringify(row).length + 1;
-    rows.push(row);
+    out.push(row);
   }
-  return { title: 'Big data', rows };
+  return { title: 'Big data', rows: out };
 }
