@@ -78,7 +78,17 @@ export function compileTemplate(source: TemplateSource): CompileResult {
     }
     throw err;
   }
-  const compiled = compileTags(model, delimiters);
+  let compiled: ReturnType<typeof compileTags>;
+  try {
+    compiled = compileTags(model, delimiters);
+  } catch (err) {
+    // Depth is bounded where input sets it (XML elements, blocks, sections); should a shape still exhaust the
+    // stack, it is this template's problem, not a server error.
+    if (err instanceof RangeError) {
+      return { ok: false, errors: [{ code: 'invalid_template', message: 'The template is nested too deeply to be read.', location: { part: 'file' } }] };
+    }
+    throw err;
+  }
   if (compiled.errors.length > 0) return { ok: false, errors: compiled.errors };
   return { ok: true, template: compiled.template, fields: compiled.template.fields };
 }
