@@ -135,9 +135,10 @@ test('sections nested 10,000 levels: 422 sections_too_deep for .json and .docx t
   assertSectionsTooDeep(asDocx.status, asDocx.body, '.docx upload');
   const put = await uploadTemplate(s, { name: 'deep.docx', bytes: docx }, {}, { method: 'PUT', path: `/api/template/${template.uuid}` });
   assertSectionsTooDeep(put.status, put.body, '.docx PUT');
-  // 100 levels are fine.
+  // 100 levels are fine, and their sample data stays small (two items per level would be 2^100 of them).
   const hundred = await uploadTemplate(s, { name: 'hundred.json', bytes: jsonTemplate(nestedSectionLines(100)) });
   assert.equal(hundred.status, 201, JSON.stringify(hundred.body).slice(0, 300));
+  assert.ok(JSON.stringify(hundred.body.template.sample_data).length < 20_000);
 });
 
 test('tables nested as deep as the XML allows: a clean 4xx or a template, never a 5xx', async () => {
