@@ -141,6 +141,20 @@ test('sections nested 10,000 levels: 422 sections_too_deep for .json and .docx t
   assert.ok(JSON.stringify(hundred.body.template.sample_data).length < 20_000);
 });
 
+test('a .json template nested 100,000 levels deep (arrays, objects, blocks): a clean 422', async () => {
+  const deep = '['.repeat(DEEP) + ']'.repeat(DEEP);
+  const files = [
+    `{"docloom":1,"body":${deep}}`,
+    `{"docloom":1,"styles":${deepObject(DEEP)},"body":["x"]}`,
+    `{"version":1,"sections":[{"page":{"width":595,"height":842,"margins":{"top":56,"right":56,"bottom":56,"left":56}},"body":[{"type":"paragraph","runs":${deep}}]}]}`,
+    `{"docloom":1,"body":[${'{"table":{"rows":[[{"blocks":['.repeat(2000)}"x"${']}]]}}'.repeat(2000)}]}`,
+  ];
+  for (const text of files) {
+    const res = await uploadTemplate(s, { name: 'deep.json', bytes: Buffer.from(text) });
+    assert.equal(res.status, 422, JSON.stringify(res.body).slice(0, 300));
+  }
+});
+
 test('tables nested as deep as the XML allows: a clean 4xx or a template, never a 5xx', async () => {
   // 3 elements a level, under the XML reader's 1,000.
   const levels = 330;
