@@ -34,7 +34,8 @@ function depthGuard(limits: Limits): (req: unknown, res: unknown, buf: Buffer) =
   return (_req, _res, buf) => {
     if (jsonTextNestsDeeper(buf, limits.dataDepth + 1)) {
       const message = dataDepthMessage(limits.dataDepth);
-      throw new ServiceError('validation', message, { errors: { data: [message] } });
+      // body-parser passes a verify error on with the status and type it carries (403 otherwise).
+      throw Object.assign(new ServiceError('validation', message, { errors: { data: [message] } }), { status: 422, type: 'data.too_deep' });
     }
   };
 }
