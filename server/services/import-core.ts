@@ -22,6 +22,9 @@ export type ImportOutcome =
   | {
       ok: true;
       fields: Field[];
+      /** The template record's `sample_data` and `schema`, made here too (a template may have thousands of fields). */
+      sampleData: Record<string, unknown>;
+      schema: Record<string, unknown>;
       /** The file as it is to be kept, when the import changed it (macros removed). */
       bytes?: Uint8Array;
       macrosRemoved: boolean;
@@ -67,6 +70,8 @@ export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
   return {
     ok: true,
     fields: result.fields,
+    sampleData: engine.sampleData(result.fields),
+    schema: engine.dataSchema(result.fields),
     ...(macrosRemoved ? { bytes } : {}),
     macrosRemoved,
     own: job.kind === 'json' ? ownSettings(bytes) : {},

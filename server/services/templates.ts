@@ -11,7 +11,6 @@ import type { TemplateError } from '../engine/model/types.js';
 import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/index.js';
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
-import { loadEngine } from './engine.js';
 import { createImporter, type Importer } from './import-jobs.js';
 import {
   DEFAULT_EXPIRATION,
@@ -144,7 +143,6 @@ export class TemplateService {
     v.throwIfAny();
     const delimiters = settings.delimiters ?? DEFAULT_DELIMITERS;
     const compiled = await this.#import(kind!, file!.bytes, delimiters);
-    const engine = await loadEngine();
     const now = nowIso();
     const base = keptFilename(file!.filename);
     const own = compiled.own;
@@ -163,8 +161,8 @@ export class TemplateService {
         expiration: settings.expiration ?? DEFAULT_EXPIRATION,
         delimiters,
         fields: compiled.fields,
-        sample_data: extra.sampleData ?? engine.sampleData(compiled.fields),
-        schema: engine.dataSchema(compiled.fields),
+        sample_data: extra.sampleData ?? compiled.sampleData,
+        schema: compiled.schema,
         ...(compiled.warnings.length > 0 ? { import_warnings: compiled.warnings } : {}),
         created_at: now,
         updated_at: now,
@@ -187,13 +185,12 @@ export class TemplateService {
     if (file || delimitersChanged) {
       // A new file, or the same file read with other delimiters: check it again; it is a new version.
       const compiled = await this.#import(kind, file ? file.bytes : this.repo.readFile(current), delimiters);
-      const engine = await loadEngine();
       Object.assign(patch, {
         kind,
         version: current.version + 1,
         fields: compiled.fields,
-        sample_data: engine.sampleData(compiled.fields),
-        schema: engine.dataSchema(compiled.fields),
+        sample_data: compiled.sampleData,
+        schema: compiled.schema,
       });
       if (file) {
         patch.original_filename = keptFilename(file.filename);
@@ -272,7 +269,7 @@ export class TemplateService {
       throw fileRefusal(outcome.errors) ?? templateErrorsResponse(outcome.errors, outcome.total);
     }
     const warnings: ImportWarning[] = outcome.macrosRemoved ? [{ code: 'macros_removed', message: MACROS_REMOVED }] : [];
-    return { fields: outcome.fields, bytes: outcome.bytes ?? bytes, warnings, own: outcome.own };
+    return { fields: outcome.fields, sampleData: outcome.sampleData, schema: outcome.schema, bytes: outcome.bytes ?? bytes, warnings, own: outcome.own };
   }
 
   #settings(v: Violations, input: Record<string, unknown>, kind: TemplateKind, creating: boolean): Settings {
