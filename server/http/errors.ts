@@ -4,20 +4,9 @@
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import { MulterError } from 'multer';
-import { ServiceError, type ServiceErrorKind } from '../services/errors.js';
+import { ServiceError } from '../services/errors.js';
+import { statusOf } from '../errors/catalogue.js';
 import type { Limits } from '../config.js';
-
-export const STATUS: Record<ServiceErrorKind, number> = {
-  bad_request: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  gone: 410,
-  too_large: 413,
-  unsupported_type: 415,
-  validation: 422,
-};
 
 export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
   if (res.headersSent) {
@@ -55,7 +44,7 @@ export function errorHandler(limits: Limits, log: (line: string) => void): Error
       const extra: Record<string, unknown> = {};
       if (err.kind === 'validation') extra.errors = err.errors ?? {};
       if (err.templateErrors) extra.template_errors = err.templateErrors;
-      sendError(res, STATUS[err.kind], err.message, extra);
+      sendError(res, statusOf(err.kind), err.message, extra);
       return;
     }
     if (err instanceof MulterError) {

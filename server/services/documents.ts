@@ -7,6 +7,8 @@ import type { DocumentFilter, DocumentRecord, DocumentRepository, DocumentStatus
 import type { DocumentFiles } from '../store/document-files.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
+import type { ErrorCode } from '../errors/catalogue.js';
+import { isNoSpace } from '../errors/storage.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
@@ -20,6 +22,9 @@ import {
   optionalString,
   requiredDataObject,
 } from './validate.js';
+
+/** A document that could not be saved because the disk is full (its error message). */
+const NO_SPACE_DOCUMENT = "The document could not be saved: there is no space left for docloom's data. Free some space and create it again.";
 
 export const STATUSES: readonly DocumentStatus[] = ['pending', 'processing', 'completed', 'failed'];
 
@@ -319,7 +324,8 @@ export class DocumentService {
       await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable);
     } catch (err) {
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      await this.#fail(doc, 'storage_failed', 'The document could not be saved.').catch(() => undefined);
+      const full = isNoSpace(err);
+      await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.').catch(() => undefined);
     }
   }
 
@@ -334,7 +340,7 @@ export class DocumentService {
     await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
   }
 
-  async #fail(doc: DocumentRecord, code: string, message: string): Promise<void> {
+  async #fail(doc: DocumentRecord, code: ErrorCode, message: string): Promise<void> {
     await this.deps.files.remove(doc.id, doc.output_type);
     if (!this.deps.repo.get(doc.id)) return;
     await this.deps.repo.update(doc.id, { status: 'failed', error: { code, message }, updated_at: nowIso() });
