@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { MulterError } from 'multer';
 import { ServiceError } from '../services/errors.js';
 import { statusOf } from '../errors/catalogue.js';
+import { isNoSpace, NO_SPACE_MESSAGE } from '../errors/storage.js';
 import type { Limits } from '../config.js';
 
 export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
@@ -76,6 +77,12 @@ export function errorHandler(limits: Limits, log: (line: string) => void): Error
       return;
     }
     const requestId = String(res.locals.requestId ?? '');
+    // A full disk (or quota) on any store or file write: 507, never 500; the services stored nothing half-way.
+    if (isNoSpace(err)) {
+      log(`[${requestId}] ${req.method} ${req.path}: no space left: ${err instanceof Error ? err.message : String(err)}`);
+      sendError(res, statusOf('insufficient_storage'), NO_SPACE_MESSAGE);
+      return;
+    }
     log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sendError(res, 500, 'Server error.', { request_id: requestId });
   };
