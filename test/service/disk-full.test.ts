@@ -222,6 +222,8 @@ test('a full disk: 507 and nothing half-stored, reads work, restart agrees, free
   assert.equal(download.status, 200);
   assert.ok(download.body.bytes > 0);
   assert.equal((await c.call('GET', `/api/template/${uuid}/file`)).status, 200);
+  const preview = await c.call('POST', '/api/preview', { template_id: uuid, data: INVOICE_DATA });
+  assert.equal(preview.status, 200, 'a preview stores nothing, so it works');
 
   assert.deepEqual(await snapshot(c), before, 'nothing changed');
   assert.deepEqual(fs.readdirSync(path.join(dataDir, 'templates')).sort(), templateFolders, 'no template folder left behind');
