@@ -256,13 +256,31 @@ test('a full disk: 507 and nothing half-stored, reads work, restart agrees, free
   assert.equal((await c.call('PUT', '/api/settings', { allow_private_network: true })).status, 200);
   assert.equal((await c.call('DELETE', `/api/document/${d2.body.document.id}`)).status, 200);
   assert.equal((await c.call('DELETE', `/api/tokens/${doomed.body.id}`)).status, 200);
+  // The document is made but its Idempotency-Key cannot be kept (the disk fills in between: injected here, as
+  // no size of tmpfs makes that happen reliably): 507, and neither the document nor the key stays.
+  const appendFile = fs.promises.appendFile;
+  const listed = (await c.call('GET', '/api/document?per_page=100')).body.documents.total as number;
+  fs.promises.appendFile = (async (file: fs.PathLike | fs.promises.FileHandle, ...rest: unknown[]) => {
+    if (String(file).endsWith('idempotency.jsonl')) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    return (appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
+  }) as typeof fs.promises.appendFile;
+  let lateFull;
+  try {
+    lateFull = await c.call('POST', '/api/document', { template_id: uuid, data: INVOICE_DATA }, { 'idempotency-key': 'late-full' });
+  } finally {
+    fs.promises.appendFile = appendFile;
+  }
+  assert.equal(lateFull.status, 507);
+  assert.equal((await c.call('GET', '/api/document?per_page=100')).body.documents.total, listed, 'the document was not kept');
+  const lateAgain = await c.call('POST', '/api/document', { template_id: uuid, data: { ...INVOICE_DATA, number: 'other' } }, { 'idempotency-key': 'late-full' });
+  assert.equal(lateAgain.status, 201, 'nor was the key');
   await server.close();
   servers.pop();
   server = await boot(dataDir, logs);
   servers.push(server);
   c = client(server, token);
   const after = await snapshot(c);
-  assert.equal(after.documents.length, before.documents.length + 1, 'd2 gone; the keyed and the async one added');
+  assert.equal(after.documents.length, before.documents.length + 2, 'd2 gone; the two keyed and the async one added');
   assert.ok(after.documents.includes(`${d1.body.document.id}:completed:`));
   assert.ok(after.documents.includes(`${again.body.document.id}:completed:`));
   assert.ok(after.documents.includes(`${later.body.document.id}:completed:`), JSON.stringify(after.documents));
