@@ -3,7 +3,8 @@
  * needs space fails with ENOSPC. Each write answers 507 with one message and stores nothing half-way; reads work;
  * an accepted async document becomes `failed` with `insufficient_storage`; the service restarts on the full disk
  * and agrees with what was acknowledged; once space is freed everything works and nothing acknowledged is lost.
- * Needs root (mount); without it only the HTTP mapping is checked (an injected ENOSPC).
+ * The tmpfs needs root (mount); without it (or with DOCLOOM_TEST_INJECT_ENOSPC=1) the same scenario runs with
+ * ENOSPC injected into the store's writes under the data dir.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,23 +130,93 @@ async function snapshot(c: Client): Promise<{ documents: string[]; templates: st
   };
 }
 
-test('a full disk: 507 and nothing half-stored, reads work, restart agrees, freeing space restores everything', async (t) => {
-  const mountDir = tempDir('docloom-diskfull-');
-  if (!tryMount(mountDir, '3m')) {
-    fs.rmSync(mountDir, { recursive: true, force: true });
-    t.skip('cannot mount a tmpfs here (not root?); the HTTP mapping is checked above');
-    return;
-  }
+/** How a test fills and frees the disk under the data dir. */
+interface Disk {
+  dataDir: string;
+  /** Full, but for room enough for a few small records (not for a generated document). */
+  fillButRecords(): void;
+  fill(): void;
+  free(): void;
+  /** Asserts that a new file does not fit. */
+  assertFull(): void;
+}
+
+/** A real full file system: a small tmpfs and a filler file. */
+function tmpfsDisk(mountDir: string): Disk {
+  const filler = path.join(mountDir, 'filler');
+  const reserve = path.join(mountDir, 'reserve');
+  return {
+    dataDir: path.join(mountDir, 'data'),
+    fillButRecords() {
+      fs.writeFileSync(reserve, Buffer.alloc(2 * 4096));
+      fill(filler);
+      fs.rmSync(reserve);
+    },
+    fill: () => fill(filler),
+    free: () => fs.rmSync(filler),
+    assertFull: () => assert.throws(() => fs.writeFileSync(path.join(mountDir, 'probe'), 'x'), { code: 'ENOSPC' }, 'the disk is still full'),
+  };
+}
+
+/**
+ * Without root: ENOSPC injected into the store's writes (fs.writeFileSync, fs.promises.writeFile/appendFile)
+ * under the data dir. service.lock is spared: on a real disk it reuses the space its removal at close freed.
+ */
+function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk {
+  const original = { writeFileSync: fs.writeFileSync, writeFile: fs.promises.writeFile, appendFile: fs.promises.appendFile };
+  let full: ((file: string) => boolean) | null = null;
+  const check = (file: unknown): void => {
+    const name = typeof file === 'string' || file instanceof URL ? String(file) : '';
+    if (full && name.startsWith(dataDir + path.sep) && !name.endsWith('service.lock') && full(name)) {
+      throw Object.assign(new Error(`ENOSPC: no space left on device, write '${name}'`), { code: 'ENOSPC', path: name });
+    }
+  };
+  fs.writeFileSync = ((file: unknown, ...rest: unknown[]) => {
+    check(file);
+    return (original.writeFileSync as (...args: unknown[]) => void)(file, ...rest);
+  }) as typeof fs.writeFileSync;
+  fs.promises.writeFile = (async (file: unknown, ...rest: unknown[]) => {
+    check(file);
+    return (original.writeFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
+  }) as typeof fs.promises.writeFile;
+  fs.promises.appendFile = (async (file: unknown, ...rest: unknown[]) => {
+    check(file);
+    return (original.appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
+  }) as typeof fs.promises.appendFile;
+  t.after(() => {
+    fs.writeFileSync = original.writeFileSync;
+    fs.promises.writeFile = original.writeFile;
+    fs.promises.appendFile = original.appendFile;
+  });
+  return {
+    dataDir,
+    // Generated documents go through <data>/tmp/; records are written beside their files.
+    fillButRecords: () => { full = (file) => file.startsWith(path.join(dataDir, 'tmp') + path.sep); },
+    fill: () => { full = () => true; },
+    free: () => { full = null; },
+    assertFull: () => assert.throws(() => fs.writeFileSync(path.join(dataDir, 'probe'), 'x'), { code: 'ENOSPC' }, 'the disk is still full'),
+  };
+}
+
+test('a full disk (tmpfs, or injected ENOSPC without root): 507 and nothing half-stored, reads work, restart agrees, freeing space restores everything', async (t) => {
   const logs: string[] = [];
   const servers: RunningServer[] = [];
   t.after(async () => {
     for (const s of servers) await s.close().catch(() => undefined);
-    execFileSync('umount', ['-l', mountDir], { stdio: 'ignore' });
-    fs.rmSync(mountDir, { recursive: true, force: true });
   });
-  const dataDir = path.join(mountDir, 'data');
-  const filler = path.join(mountDir, 'filler');
-  const reserve = path.join(mountDir, 'reserve');
+  const mountDir = tempDir('docloom-diskfull-');
+  let disk: Disk;
+  if (process.env.DOCLOOM_TEST_INJECT_ENOSPC !== '1' && tryMount(mountDir, '3m')) {
+    disk = tmpfsDisk(mountDir);
+    t.after(() => {
+      execFileSync('umount', ['-l', mountDir], { stdio: 'ignore' });
+      fs.rmSync(mountDir, { recursive: true, force: true });
+    });
+  } else {
+    disk = injectedDisk(path.join(mountDir, 'data'), t);
+    t.after(() => fs.rmSync(mountDir, { recursive: true, force: true }));
+  }
+  const { dataDir } = disk;
 
   // With space: what will be acknowledged before the disk fills.
   let server = await boot(dataDir, logs);
@@ -167,9 +238,7 @@ test('a full disk: 507 and nothing half-stored, reads work, restart agrees, free
   assert.equal(doomed.status, 201);
 
   // An accepted async document whose file does not fit: `failed` with insufficient_storage (its record fits).
-  fs.writeFileSync(reserve, Buffer.alloc(2 * 4096));
-  fill(filler);
-  fs.rmSync(reserve);
+  disk.fillButRecords();
   const big = await c.call('POST', '/api/document', { template_id: uuid, data: BIG_DATA, async: 1 });
   assert.equal(big.status, 202, JSON.stringify(big.body));
   await server.close();
@@ -183,7 +252,7 @@ test('a full disk: 507 and nothing half-stored, reads work, restart agrees, free
   assert.equal(failed.body.document.error.code, 'insufficient_storage', JSON.stringify(failed.body.document.error));
 
   // Full.
-  fill(filler);
+  disk.fill();
   const before = await snapshot(c);
   const templateFolders = fs.readdirSync(path.join(dataDir, 'templates')).sort();
   const templateFiles = fs.readdirSync(path.join(dataDir, 'templates', uuid)).sort();
@@ -237,14 +306,14 @@ test('a full disk: 507 and nothing half-stored, reads work, restart agrees, free
   server = await boot(dataDir, logs);
   servers.push(server);
   c = client(server, token);
-  assert.throws(() => fs.writeFileSync(path.join(mountDir, 'probe'), 'x'), { code: 'ENOSPC' }, 'the disk is still full');
+  disk.assertFull();
   assert.deepEqual(await snapshot(c), before, 'the store after a restart agrees');
   const replay = await c.call('POST', '/api/document', { template_id: uuid, data: INVOICE_DATA }, { 'idempotency-key': 'before-1' });
   assert.equal(replay.status, 201);
   assert.equal(replay.body.document.id, keyedBefore.body.document.id, 'a key acknowledged before is replayed');
 
   // Free the space: everything works, nothing acknowledged was lost.
-  fs.rmSync(filler);
+  disk.free();
   const again = await c.call('POST', '/api/document', { template_id: uuid, data: INVOICE_DATA }, { 'idempotency-key': 'full-1' });
   assert.equal(again.status, 201, 'the key of the refused request was not kept');
   assert.equal(again.body.document.status, 'completed');
