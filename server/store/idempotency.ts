@@ -5,12 +5,15 @@
 import fs from 'node:fs';
 import type { IdempotencyEntry } from './records.js';
 import { writeFileAtomicSync } from './json-file.js';
+import { isNoSpace } from '../errors/storage.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export class IdempotencyLog {
   readonly #file: string;
   readonly #entries = new Map<string, IdempotencyEntry>();
+  /** The last append failed and may have left part of a line: the next one starts on a line of its own. */
+  #torn = false;
 
   constructor(file: string) {
     this.#file = file;
@@ -31,7 +34,12 @@ export class IdempotencyLog {
       }
     }
     const compacted = [...this.#entries.values()].map((e) => JSON.stringify(e) + '\n').join('');
-    writeFileAtomicSync(file, compacted);
+    try {
+      writeFileAtomicSync(file, compacted);
+    } catch (err) {
+      // A full disk: keep the file as it is (compacted on a later start); the service still starts.
+      if (!isNoSpace(err)) throw err;
+    }
   }
 
   get(key: string): IdempotencyEntry | undefined {
@@ -43,9 +51,17 @@ export class IdempotencyLog {
     return entry;
   }
 
+  /** Kept once it is on disk; a failed append (a full disk) keeps nothing and may leave a torn line, skipped. */
   async put(entry: IdempotencyEntry): Promise<void> {
+    const line = JSON.stringify(entry) + '\n';
+    try {
+      await fs.promises.appendFile(this.#file, this.#torn ? '\n' + line : line);
+    } catch (err) {
+      this.#torn = true;
+      throw err;
+    }
+    this.#torn = false;
     this.#entries.set(entry.key, entry);
-    await fs.promises.appendFile(this.#file, JSON.stringify(entry) + '\n');
   }
 
   /** Forgets entries older than 24 h (the file is compacted on the next start). */

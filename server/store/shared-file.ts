@@ -51,7 +51,14 @@ export class SharedJsonFile<T> {
   update<R>(change: (data: T) => R): R {
     this.refresh();
     const result = change(this.#db.data);
-    this.#db.write();
+    try {
+      this.#db.write();
+    } catch (err) {
+      // Not written (a full disk…): forget the change in memory too, by reading the file again.
+      this.#seen = null;
+      this.refresh();
+      throw err;
+    }
     this.#seen = signature(this.#file);
     this.onLoad(this.#db.data);
     return result;

@@ -59,13 +59,19 @@ export class TemplateRepository {
 
   /** Writes the file first, then the record, so a record never points at a missing file. */
   create(input: Omit<TemplateRecord, 'id' | 'version'>, file: Uint8Array): TemplateRecord {
-    this.#writeFile(input.uuid, 1, input.kind, file);
-    return this.#file.update((data) => {
-      const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
-      data.last_id = record.id;
-      data.templates.push(record);
-      return record;
-    });
+    try {
+      this.#writeFile(input.uuid, 1, input.kind, file);
+      return this.#file.update((data) => {
+        const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
+        data.last_id = record.id;
+        data.templates.push(record);
+        return record;
+      });
+    } catch (err) {
+      // Not stored (a full disk…): no folder is left behind.
+      fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
+      throw err;
+    }
   }
 
   /**
@@ -77,14 +83,21 @@ export class TemplateRepository {
     if (!current) return undefined;
     const version = patch.version ?? current.version;
     const kind = patch.kind ?? current.kind;
-    if (file) this.#writeFile(uuid, version, kind, file);
-    const updated = this.#file.update((data) => {
-      const index = data.templates.findIndex((t) => t.uuid === uuid);
-      if (index < 0) return undefined;
-      const record: TemplateRecord = { ...data.templates[index], ...patch };
-      data.templates[index] = record;
-      return record;
-    });
+    let updated: TemplateRecord | undefined;
+    try {
+      if (file) this.#writeFile(uuid, version, kind, file);
+      updated = this.#file.update((data) => {
+        const index = data.templates.findIndex((t) => t.uuid === uuid);
+        if (index < 0) return undefined;
+        const record: TemplateRecord = { ...data.templates[index], ...patch };
+        data.templates[index] = record;
+        return record;
+      });
+    } catch (err) {
+      // Not stored (a full disk…): the new version's file goes; the template stays as it was.
+      if (file && version !== current.version) fs.rmSync(this.#layout.templateFile(uuid, version, kind), { force: true });
+      throw err;
+    }
     if (updated && file) this.#removeOldVersions(uuid, updated.version, updated.kind);
     return updated;
   }
