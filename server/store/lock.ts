@@ -141,6 +141,14 @@ function removeStale(file: string, staleRaw: string | null): boolean {
   }
 }
 
+function youngerThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
@@ -159,6 +167,8 @@ function tryAcquire(file: string, log: (line: string) => void): Attempt {
   const raw = readRaw(file);
   if (raw === null) return {}; // released meanwhile: try again
   const holder = parse(raw);
+  // An unreadable lock may be one being written by O_EXCL (file systems without hard links): give it a second.
+  if (holder === null && youngerThan(file, 1000)) return {};
   const reason = staleReason(holder);
   if (reason === null) return { holder: holder! };
   if (removeStale(file, raw)) {

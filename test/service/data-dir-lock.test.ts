@@ -191,6 +191,24 @@ test('no service running: 5 imports and 2 token creates at once — nothing lost
   }
 });
 
+test('a write.lock left by a process that died, or naming a pid now used by another process, is taken over', { skip: !fs.existsSync('/proc/self/stat') && 'needs /proc' }, async () => {
+  const dir = tempDir('docloom-lock-');
+  const gone = spawn(process.execPath, ['-e', '0']);
+  await new Promise((r) => gone.on('exit', r));
+  try {
+    fs.writeFileSync(path.join(dir, 'write.lock'), JSON.stringify({ pid: gone.pid, start: '5', nonce: 'dead' }));
+    const first = await cliToken(dir, 'after a crash');
+    assert.match(first, /^1\|/);
+    fs.writeFileSync(path.join(dir, 'write.lock'), JSON.stringify({ pid: process.pid, start: '1', nonce: 'reused' }));
+    const second = await cliToken(dir, 'after pid reuse');
+    assert.match(second, /^2\|/);
+    assert.equal(fs.existsSync(path.join(dir, 'write.lock')), false);
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.includes('lock')), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const another = (pid: number, dir: string) => `docloom: another docloom service (pid ${pid}) is using the data dir ${dir}`;
 
 test('service.lock: a second service on the same data dir exits 1 with the message; the first keeps running', async () => {
