@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { Layout } from './layout.js';
-import { openMeta, writeMeta, type Meta } from './meta.js';
+import { SCHEMA_VERSION, openMeta, readMeta, writeMeta, type Meta } from './meta.js';
 import { acquireLock, writeLockFor } from './lock.js';
 import { loadSecret } from './secret.js';
 import { TokenRepository } from './tokens.js';
@@ -48,8 +48,11 @@ export interface OpenStoreOptions {
 function prepare(dataDir: string, log: (line: string) => void): { layout: Layout; meta: Meta; fresh: boolean } {
   fs.mkdirSync(dataDir, { recursive: true });
   const layout = new Layout(dataDir);
-  // Under write.lock: the service and CLI commands started together must not upgrade the layout twice at once.
-  const { meta, fresh } = writeLockFor(dataDir).run(() => openMeta(layout, log));
+  // An upgrade (or the first meta.json) is written under write.lock: the service and CLI commands started together
+  // must not upgrade the layout twice at once. An up-to-date data dir is only read (a read-only one still lists).
+  const current = readMeta(layout);
+  const upgrade = current === null || current.schema_version < SCHEMA_VERSION;
+  const { meta, fresh } = upgrade ? writeLockFor(dataDir).run(() => openMeta(layout, log)) : openMeta(layout, log);
   return { layout, meta, fresh };
 }
 

@@ -34,6 +34,9 @@ export class Layout {
   get lock(): string {
     return path.join(this.dataDir, 'service.lock');
   }
+  get writeLock(): string {
+    return path.join(this.dataDir, 'write.lock');
+  }
   get tokens(): string {
     return path.join(this.dataDir, 'tokens.json');
   }

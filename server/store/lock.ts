@@ -18,7 +18,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Layout } from './layout.js';
+import { Layout } from './layout.js';
 
 interface Holder {
   pid: number;
@@ -37,17 +37,22 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces); null without /proc. */
-export function processStartTime(pid: number): string | null {
+/** Fields 3 (state) and 22 (start time) of /proc/<pid>/stat; null without /proc (or when the pid is gone). */
+function procStat(pid: number): { state: string; start: string } | null {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
+  // After the parenthesised command name (which may hold spaces): fields[0] is field 3, so field 22 is fields[19].
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state), so field 22 is fields[19].
-  return fields[19] ?? null;
+  return fields[19] ? { state: fields[0], start: fields[19] } : null;
+}
+
+/** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); null without /proc. */
+export function processStartTime(pid: number): string | null {
+  return procStat(pid)?.start ?? null;
 }
 
 function commandLine(pid: number): string | null {
@@ -64,9 +69,10 @@ const OWN_START = processStartTime(process.pid);
 function staleReason(holder: Holder | null): string | null {
   if (!holder || !Number.isInteger(holder.pid) || holder.pid <= 0) return 'unreadable lock';
   if (!alive(holder.pid)) return 'not running';
-  const start = processStartTime(holder.pid);
-  if (start === null) return null; // no /proc (or gone this instant): pid liveness is all we can know
-  if (holder.start) return holder.start === start ? null : 'its pid now belongs to another process';
+  const stat = procStat(holder.pid);
+  if (stat === null) return null; // no /proc (or gone this instant): pid liveness is all we can know
+  if (stat.state === 'Z' || stat.state === 'X') return 'not running'; // exited, not yet reaped by its parent
+  if (holder.start) return holder.start === stat.start ? null : 'its pid now belongs to another process';
   // A lock written without a start time: a docloom process has docloom in its command line.
   const cmd = commandLine(holder.pid);
   return cmd === null || /docloom/i.test(cmd) ? null : 'its pid now belongs to another process';
@@ -129,7 +135,10 @@ function removeStale(file: string, staleRaw: string | null): boolean {
   if (!createExclusive(guard, ownRecord(crypto.randomUUID()))) {
     // Another process is taking over (for microseconds). A guard left by a process that died is cleared.
     const raw = readRaw(guard);
-    if (raw !== null && staleReason(parse(raw)) !== null && readRaw(guard) === raw) fs.rmSync(guard, { force: true });
+    if (raw === null) return false;
+    const holder = parse(raw);
+    const stale = holder === null ? !youngerThan(guard, 1000) : staleReason(holder) !== null;
+    if (stale && readRaw(guard) === raw) fs.rmSync(guard, { force: true });
     return false;
   }
   try {
@@ -258,7 +267,7 @@ const writeLocks = new Map<string, WriteLock>();
 
 /** The one WriteLock of this process for the data dir holding `dataDir`. */
 export function writeLockFor(dataDir: string): WriteLock {
-  const file = path.join(path.resolve(dataDir), 'write.lock');
+  const file = new Layout(path.resolve(dataDir)).writeLock;
   let lock = writeLocks.get(file);
   if (!lock) {
     lock = new WriteLock(file);

@@ -105,7 +105,8 @@ function assertAllTemplatesKept(dataDir: string, names: string[]): void {
   }
 }
 
-const ROUNDS = 2;
+/** Rounds per case with a service running (2 + 2 + the offline one = 5); DOCLOOM_LOCK_ROUNDS=10 for a longer run. */
+const ROUNDS = Number(process.env.DOCLOOM_LOCK_ROUNDS ?? 2);
 
 test('with a service running: 10 `docloom import` + 10 API uploads at once, 10 `token create` + 10 POST /api/tokens at once — nothing lost', async () => {
   const dir = tempDir('docloom-lock-');
