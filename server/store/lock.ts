@@ -99,7 +99,8 @@ function parse(raw: string | null): Holder | null {
 
 /** Creates `file` holding `content` only if it does not exist; false when it does. */
 function createExclusive(file: string, content: string): boolean {
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  // Named like the atomic writes' temp files (json-file.ts); it exists for microseconds.
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   fs.writeFileSync(tmp, content);
   try {
     fs.linkSync(tmp, file);
