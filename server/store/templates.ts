@@ -57,21 +57,26 @@ export class TemplateRepository {
     return { total: matching.length, items: matching.slice(query.offset, query.offset + query.limit) };
   }
 
-  /** Writes the file first, then the record, so a record never points at a missing file. */
+  /**
+   * Writes the file first, then the record, so a record never points at a missing file. Changes to the records
+   * and to the template folders run under the data dir's write.lock (the CLI's `import` may run at the same time).
+   */
   create(input: Omit<TemplateRecord, 'id' | 'version'>, file: Uint8Array): TemplateRecord {
-    try {
-      this.#writeFile(input.uuid, 1, input.kind, file);
-      return this.#file.update((data) => {
-        const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
-        data.last_id = record.id;
-        data.templates.push(record);
-        return record;
-      });
-    } catch (err) {
-      // Not stored (a full disk…): no folder is left behind.
-      fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
-      throw err;
-    }
+    return this.#file.lock.run(() => {
+      try {
+        this.#writeFile(input.uuid, 1, input.kind, file);
+        return this.#file.update((data) => {
+          const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
+          data.last_id = record.id;
+          data.templates.push(record);
+          return record;
+        });
+      } catch (err) {
+        // Not stored (a full disk…): no folder is left behind.
+        fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
+        throw err;
+      }
+    });
   }
 
   /**
@@ -79,6 +84,10 @@ export class TemplateRepository {
    * kept (a queued async render may still read it); older ones are removed.
    */
   update(uuid: string, patch: Partial<Omit<TemplateRecord, 'id' | 'uuid' | 'created_at'>>, file?: Uint8Array): TemplateRecord | undefined {
+    return this.#file.lock.run(() => this.#update(uuid, patch, file));
+  }
+
+  #update(uuid: string, patch: Partial<Omit<TemplateRecord, 'id' | 'uuid' | 'created_at'>>, file?: Uint8Array): TemplateRecord | undefined {
     const current = this.getByUuid(uuid);
     if (!current) return undefined;
     const version = patch.version ?? current.version;
@@ -103,14 +112,16 @@ export class TemplateRepository {
   }
 
   remove(uuid: string): boolean {
-    const removed = this.#file.update((data) => {
-      const index = data.templates.findIndex((t) => t.uuid === uuid);
-      if (index < 0) return false;
-      data.templates.splice(index, 1);
-      return true;
+    return this.#file.lock.run(() => {
+      const removed = this.#file.update((data) => {
+        const index = data.templates.findIndex((t) => t.uuid === uuid);
+        if (index < 0) return false;
+        data.templates.splice(index, 1);
+        return true;
+      });
+      if (removed) fs.rmSync(this.#layout.templateDir(uuid), { recursive: true, force: true });
+      return removed;
     });
-    if (removed) fs.rmSync(this.#layout.templateDir(uuid), { recursive: true, force: true });
-    return removed;
   }
 
   /** Path of the template's current file (for the render workers, which read and cache it themselves). */
