@@ -1,0 +1,137 @@
+/**
+ * The render pool cannot wedge (issue #10 part 3): a job whose data cannot be handed to a worker fails alone and
+ * frees its slot; a render past pages_per_document or render_ms fails with limit_exceeded (preview: 422) and the
+ * pool stays free; workers get only the Node options they accept.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { WorkerPool, workerExecArgv } from '../../server/services/render-pool.js';
+import type { RenderJob, RenderOutcome } from '../../server/services/render-core.js';
+import { DEFAULT_LIMITS } from '../../server/config.js';
+import { createDocument, INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir, uploadTemplate } from './support.js';
+
+const DEEP = 100_000;
+
+/** `{"a":{"a":…1…}}` DEEP levels, as JSON text: JSON.stringify of such an object would itself overflow the stack. */
+function deepJson(levels = DEEP): string {
+  return '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+}
+
+let s: TestServer;
+let template: string;
+
+before(async () => {
+  s = await startTestServer({ renderWorkers: 1, limits: { pagesPerDocument: 100 } });
+  const t = await uploadTemplate(s, { name: 'invoice.json', bytes: jsonTemplate(INVOICE_LINES) });
+  assert.equal(t.status, 201, JSON.stringify(t.body));
+  template = t.body.template.uuid;
+});
+after(async () => {
+  await s.close();
+});
+
+function preview(body: string, token = s.readOnlyToken): Promise<Response> {
+  return s.api('/api/preview', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+}
+
+async function createWithin(ms: number, server = s, id = template): Promise<void> {
+  const started = Date.now();
+  const { status, body } = await createDocument(server, { template_id: id, data: JSON.stringify(INVOICE_DATA) });
+  assert.equal(status, 201, JSON.stringify(body));
+  assert.equal(body.document.status, 'completed', JSON.stringify(body.document));
+  assert.ok(Date.now() - started < ms, `created in ${Date.now() - started} ms`);
+}
+
+test('previews with data nested 100,000 deep (read-only token), more than the pool holds: each refused alone, then a create renders', async () => {
+  const body = `{"template_id":${JSON.stringify(template)},"data":{"number":"1","deep":${deepJson()}}}`;
+  const answers = await Promise.all(Array.from({ length: 5 }, () => preview(body)));
+  for (const res of answers) {
+    // Refused as data (at the door, or when the hand-over to the worker fails), never a 500.
+    assert.equal(res.status, 422, `status ${res.status}`);
+    assert.match((await json(res)).message, /data/i);
+  }
+  await createWithin(5000);
+});
+
+test('a 1 MB unbroken word: failed limit_exceeded naming pages_per_document, fast; the preview answers 422; the pool stays free', async () => {
+  const word = 'x'.repeat(1024 * 1024);
+  const started = Date.now();
+  const { status, body } = await createDocument(s, { template_id: template, data: JSON.stringify({ ...INVOICE_DATA, number: word }) });
+  const took = Date.now() - started;
+  assert.equal(status, 201, JSON.stringify(body).slice(0, 500));
+  const d = body.document;
+  assert.equal(d.status, 'failed');
+  assert.equal(d.error.code, 'limit_exceeded');
+  assert.match(d.error.message, /more than 100 pages.*pages_per_document/);
+  assert.ok(took < 10_000, `took ${took} ms`);
+  const res = await preview(JSON.stringify({ template_id: template, data: { ...INVOICE_DATA, number: word } }));
+  assert.equal(res.status, 422);
+  const refused = await json(res);
+  assert.match(refused.message, /pages_per_document/);
+  await createWithin(5000);
+});
+
+test('render_ms of 50 ms with a big document: failed limit_exceeded naming render_ms; the pool stays free', async () => {
+  const quick = await startTestServer({ renderWorkers: 1, limits: { renderMs: 50 } });
+  try {
+    const t = await uploadTemplate(quick, { name: 'invoice.json', bytes: jsonTemplate(INVOICE_LINES) });
+    const items = Array.from({ length: 5000 }, (_, i) => ({ description: `Item ${i} `.repeat(20), amount: `${i}.00` }));
+    const { body } = await createDocument(quick, { template_id: t.body.template.uuid, data: JSON.stringify({ ...INVOICE_DATA, items }) });
+    assert.equal(body.document.status, 'failed', JSON.stringify(body.document));
+    assert.equal(body.document.error.code, 'limit_exceeded');
+    assert.match(body.document.error.message, /50 ms.*render_ms/);
+    const res = await quick.api('/api/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ template_id: t.body.template.uuid, data: { ...INVOICE_DATA, items } }) });
+    assert.equal(res.status, 422);
+    // A small document still fits in 50 ms once the worker is warm.
+    await createWithin(5000, quick, t.body.template.uuid);
+  } finally {
+    await quick.close();
+  }
+});
+
+test('GET /api/info reports render_ms and pages_per_document', async () => {
+  const info = await json(await s.api('/api/info'));
+  assert.equal(info.limits.pages_per_document, 100);
+  assert.equal(info.limits.render_ms, DEFAULT_LIMITS.renderMs);
+});
+
+test('workers get only the Node options they accept', () => {
+  assert.deepEqual(
+    workerExecArgv(['--stack-trace-limit=20', '--import', 'tsx', '--input-type', 'module', '--max-old-space-size=100', '--conditions=dev', '-r', 'x.cjs', '--experimental-vm-modules', '--title', 'docloom']),
+    ['--import', 'tsx', '--conditions=dev', '-r', 'x.cjs', '--experimental-vm-modules'],
+  );
+});
+
+test('the pool class: failed hand-overs (uncloneable, too deep) fail alone and free the slot; queued jobs go on', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const logs: string[] = [];
+  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, (line) => logs.push(line));
+  const job = (data: Record<string, unknown>): RenderJob => ({
+    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data, test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+  });
+  try {
+    const bad: Array<Promise<RenderOutcome>> = [];
+    for (let i = 0; i < 3; i++) {
+      bad.push(pool.render(job({ name: 'x', f: () => i }), 'interactive'));
+      bad.push(pool.render(job(JSON.parse(`{"name":"x","deep":${deepJson()}}`) as Record<string, unknown>), 'batch'));
+    }
+    const good = pool.render(job({ name: 'Ada' }), 'batch');
+    for (const outcome of await Promise.all(bad)) {
+      assert.equal(outcome.ok, false);
+      assert.equal(!outcome.ok && outcome.code, 'invalid_data');
+      assert.equal(!outcome.ok && outcome.internal, undefined, 'the caller\'s data, not a crash');
+    }
+    const ok = await good;
+    assert.equal(ok.ok, true, JSON.stringify(ok));
+    assert.deepEqual(logs, []);
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
