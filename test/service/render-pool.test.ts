@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { WorkerPool, workerExecArgv } from '../../server/services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../../server/services/render-core.js';
 import { DEFAULT_LIMITS } from '../../server/config.js';
+import { startHttp } from '../net/listeners.js';
 import { createDocument, INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir, uploadTemplate } from './support.js';
 
 const DEEP = 100_000;
@@ -92,6 +93,28 @@ test('render_ms of 50 ms with a big document: failed limit_exceeded naming rende
   }
 });
 
+test('a render still waiting past render_ms (an image URL that never answers): its worker is stopped from outside, the job fails limit_exceeded, a new worker renders the next', async () => {
+  const web = await startHttp('127.0.0.1', { '/slow.png': () => {} });
+  const slow = await startTestServer({ renderWorkers: 1, allowPrivateNetwork: true, limits: { renderMs: 300, imageFetchMs: 60_000 } });
+  try {
+    const t = await uploadTemplate(slow, { name: 'logo.json', bytes: jsonTemplate(['{{%logo}}', 'Invoice {{number}}']) });
+    assert.equal(t.status, 201);
+    const started = Date.now();
+    const { body } = await createDocument(slow, { template_id: t.body.template.uuid, data: JSON.stringify({ logo: `http://127.0.0.1:${web.port}/slow.png`, number: '1' }) });
+    const took = Date.now() - started;
+    assert.equal(body.document.status, 'failed', JSON.stringify(body.document));
+    assert.equal(body.document.error.code, 'limit_exceeded');
+    assert.match(body.document.error.message, /300 ms.*render_ms/);
+    assert.ok(took < 10_000, `took ${took} ms`);
+    assert.ok(slow.logs.some((l) => /render_ms/.test(l)), slow.logs.join('\n'));
+    const ok = await createDocument(slow, { template_id: t.body.template.uuid, data: JSON.stringify({ number: '2' }) });
+    assert.equal(ok.body.document.status, 'completed', JSON.stringify(ok.body.document));
+  } finally {
+    await slow.close();
+    await web.close();
+  }
+});
+
 test('GET /api/info reports render_ms and pages_per_document', async () => {
   const info = await json(await s.api('/api/info'));
   assert.equal(info.limits.pages_per_document, 100);
@@ -130,6 +153,30 @@ test('the pool class: failed hand-overs (uncloneable, too deep) fail alone and f
     const ok = await good;
     assert.equal(ok.ok, true, JSON.stringify(ok));
     assert.deepEqual(logs, []);
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the pool class: when no worker thread can be created, it says so once and renders on the main thread', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const logs: string[] = [];
+  // workerData that cannot be copied makes `new Worker` throw, as refused options or a thread limit would.
+  const settings = { limits: { ...DEFAULT_LIMITS, uncopyable: () => 0 }, fontsDir: null };
+  const pool = new WorkerPool(2, settings, (line) => logs.push(line));
+  try {
+    const job: RenderJob = {
+      key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'Ada' }, test: false, password: null,
+      locale: null, output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+    };
+    let started = 0;
+    const outcomes = await Promise.all([pool.render(job, 'interactive', () => started++), pool.render(job, 'batch', () => started++)]);
+    for (const o of outcomes) assert.equal(o.ok, true, JSON.stringify(o));
+    assert.equal(started, 2);
+    assert.equal(logs.filter((l) => /rendering on the main thread/.test(l)).length, 1, logs.join('\n'));
   } finally {
     await pool.close();
     fs.rmSync(dir, { recursive: true, force: true });
