@@ -169,6 +169,11 @@ export class WorkerPool implements Renderer {
     });
   }
 
+  /** The worker threads now in the pool (tests stop one to see the pool recover; diagnostics). */
+  threads(): Worker[] {
+    return [...this.#slots].map((s) => s.worker);
+  }
+
   /** Fails queued jobs, lets running ones finish (up to a few seconds), then stops the workers. */
   async close(): Promise<void> {
     this.#closed = true;

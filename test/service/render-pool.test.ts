@@ -182,3 +182,35 @@ test('the pool class: when no worker thread can be created, it says so once and 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the pool class: a worker that dies fails the jobs it held (render_crashed, logged) and is replaced', async () => {
+  const web = await startHttp('127.0.0.1', { '/slow.png': () => {} });
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['{{%logo}}Hello {{name}}']));
+  const logs: string[] = [];
+  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, imageFetchMs: 60_000 }, fontsDir: null }, (line) => logs.push(line));
+  const job = (data: Record<string, unknown>): RenderJob => ({
+    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data, test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: true,
+  });
+  try {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const stuck = pool.render(job({ name: 'x', logo: `http://127.0.0.1:${web.port}/slow.png` }), 'interactive', () => started());
+    await running;
+    const [worker] = pool.threads();
+    await worker.terminate();
+    const outcome = await stuck;
+    assert.equal(outcome.ok, false);
+    assert.equal(!outcome.ok && outcome.code, 'render_crashed');
+    assert.ok(logs.some((l) => /render worker stopped/.test(l)), logs.join('\n'));
+    const next = await pool.render(job({ name: 'Ada' }), 'interactive');
+    assert.equal(next.ok, true, JSON.stringify(next));
+    assert.notEqual(pool.threads()[0], worker, 'a new worker');
+  } finally {
+    await pool.close();
+    await web.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

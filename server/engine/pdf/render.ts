@@ -144,7 +144,8 @@ function drawHeadersAndFooters(doc: jsPDF, painter: Painter, laid: LaidSection[]
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];
-    ctx.budget?.tick();
+    // Every page: a header or footer with page fields is laid out again for each one, which can take long.
+    ctx.budget?.now();
     if (parts.size === 0) continue;
     doc.setPage(page);
     painter.invalidate();
