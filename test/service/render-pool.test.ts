@@ -12,6 +12,7 @@ import { WorkerPool, workerExecArgv } from '../../server/services/render-pool.js
 import type { RenderJob, RenderOutcome } from '../../server/services/render-core.js';
 import { DEFAULT_LIMITS } from '../../server/config.js';
 import { startHttp } from '../net/listeners.js';
+import { makePng } from '../net/images.js';
 import { createDocument, INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir, uploadTemplate } from './support.js';
 
 const DEEP = 100_000;
@@ -208,6 +209,43 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
     const next = await pool.render(job({ name: 'Ada' }), 'interactive');
     assert.equal(next.ok, true, JSON.stringify(next));
     assert.notEqual(pool.threads()[0], worker, 'a new worker');
+  } finally {
+    await pool.close();
+    await web.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the pool class: a worker stopped for one job\'s time fails only that job; the other job it held is rendered again by the new worker', async () => {
+  let second = 0;
+  const web = await startHttp('127.0.0.1', {
+    '/never.png': () => {},
+    // Answers only from the second request on: the first worker never gets it, the new one does.
+    '/second.png': (_req, res) => {
+      if (++second > 1) res.writeHead(200, { 'Content-Type': 'image/png' }).end(makePng(2, 2));
+    },
+  });
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['{{%logo}}Hello {{name}}']));
+  const logs: string[] = [];
+  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, renderMs: 1000, imageFetchMs: 60_000 }, fontsDir: null }, (line) => logs.push(line));
+  const job = (logo: string): RenderJob => ({
+    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'x', logo: `http://127.0.0.1:${web.port}${logo}` },
+    test: false, password: null, locale: null, output: 'pdf', editableCopy: false, allowPrivateNetwork: true,
+  });
+  try {
+    const started = Date.now();
+    const overdue = pool.render(job('/never.png'), 'interactive');
+    const innocent = pool.render(job('/second.png'), 'interactive');
+    const a = await overdue;
+    assert.equal(!a.ok && a.code, 'limit_exceeded', JSON.stringify(a));
+    assert.match(!a.ok ? a.message : '', /1,000 ms.*render_ms/);
+    const b = await innocent;
+    assert.equal(b.ok, true, JSON.stringify(b));
+    assert.equal(second, 2);
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    assert.equal(logs.filter((l) => /render_ms/.test(l)).length, 1, logs.join('\n'));
   } finally {
     await pool.close();
     await web.close();
