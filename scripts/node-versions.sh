@@ -4,7 +4,8 @@
 # (.ci/node22, .ci/node24; gitignored). They never replace the project's node.
 #
 #   bash scripts/node-versions.sh install   install them (scripts/install.sh does)
-#   bash scripts/node-versions.sh test      run the service suite (test/service) under each (npm test does)
+#   bash scripts/node-versions.sh test      run the service and .docx suites (test/service, test/docx) under each
+#                                           (npm test does; about 2 minutes a version on 2 shared cores)
 #
 # `test` fails when one is missing (say what to run); DOCLOOM_SKIP_NODE_VERSIONS=1 skips them on purpose.
 set -euo pipefail
@@ -45,10 +46,10 @@ case "${1:-}" in
     done
     for v in "${VERSIONS[@]}"; do
       node_bin="$(binary "$v")"
-      echo "docloom: the service suite on Node $("$node_bin" --version)"
+      echo "docloom: the service and .docx suites on Node $("$node_bin" --version)"
       # Tests that start child processes use process.execPath: they run on this Node too.
       # shellcheck disable=SC2046
-      "$node_bin" --import tsx --test --test-concurrency=2 $(find test/service -name "*.test.ts" | sort)
+      "$node_bin" --import tsx --test --test-concurrency=2 $(find test/service test/docx -name "*.test.ts" | sort)
     done
     ;;
   *)
