@@ -175,6 +175,7 @@ async function render(config: Config, args: string[]): Promise<void> {
     metadata: { title: path.basename(out).replace(/\.[^.]+$/, ''), creator: 'docloom' },
     limits: { rowsPerList: config.limits.rowsPerList, imagesPerDocument: config.limits.imagesPerDocument, imageBytes: config.limits.imageBytes, imagePixels: config.limits.imagePixels },
     resolveImage: imageResolvers({ allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits })(),
+    renderLimits: { pages: config.limits.pagesPerDocument, ms: config.limits.renderMs },
   });
   fs.writeFileSync(out, result.bytes);
   console.log(`Wrote ${out} (${result.pages} page${result.pages === 1 ? '' : 's'}, ${result.bytes.byteLength} bytes).`);

@@ -21,6 +21,10 @@ export interface Limits {
   imageBytes: number;
   imagePixels: number;
   imageFetchMs: number;
+  /** Milliseconds one render may take (checked while it runs; a render worker past it is stopped). */
+  renderMs: number;
+  /** Pages one PDF may have (counted as the layout makes them). */
+  pagesPerDocument: number;
 }
 
 export interface Config {
@@ -61,6 +65,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   imageBytes: 10 * 1024 * 1024,
   imagePixels: 40_000_000,
   imageFetchMs: 10_000,
+  renderMs: 30_000,
+  pagesPerDocument: 2_000,
 });
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
@@ -106,6 +112,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   imageBytes: 'DOCLOOM_LIMIT_IMAGE_BYTES',
   imagePixels: 'DOCLOOM_LIMIT_IMAGE_PIXELS',
   imageFetchMs: 'DOCLOOM_LIMIT_IMAGE_FETCH_MS',
+  renderMs: 'DOCLOOM_LIMIT_RENDER_MS',
+  pagesPerDocument: 'DOCLOOM_LIMIT_PAGES_PER_DOCUMENT',
 });
 
 /** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */

@@ -93,6 +93,7 @@ export class RenderCore {
           imageBytes: this.settings.limits.imageBytes,
           imagePixels: this.settings.limits.imagePixels,
         },
+        renderLimits: { pages: this.settings.limits.pagesPerDocument, ms: this.settings.limits.renderMs },
       });
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
       if (job.editableCopy && job.kind === 'docx') {

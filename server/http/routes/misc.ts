@@ -62,6 +62,8 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
         image_bytes: c.limits.imageBytes,
         image_pixels: c.limits.imagePixels,
         image_fetch_ms: c.limits.imageFetchMs,
+        render_ms: c.limits.renderMs,
+        pages_per_document: c.limits.pagesPerDocument,
       },
     });
   });
