@@ -13,6 +13,7 @@ import { DocumentRepository } from './documents.js';
 import { DocumentFiles } from './document-files.js';
 import { IdempotencyLog } from './idempotency.js';
 import { SettingsRepository } from './settings.js';
+import { Reconciler } from './reconcile.js';
 
 export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
 export type { DocumentFilter } from './documents.js';
@@ -58,20 +59,24 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
   const { layout, meta, fresh } = prepare(dataDir, log);
   const release = acquireLock(layout);
   try {
-    // Temp files of writes cut short by a crash.
-    fs.rmSync(layout.tmp, { recursive: true, force: true });
-    fs.mkdirSync(layout.tmp, { recursive: true });
+    // Leftovers of writes a crash cut short (docs/store.md, "Write order"), one log line per action.
+    const reconciler = new Reconciler(layout, log);
+    reconciler.temps();
     const documents = await DocumentRepository.open(layout);
+    await reconciler.documents(documents);
+    const templates = new TemplateRepository(layout);
+    reconciler.templates(templates);
+    const idempotency = new IdempotencyLog(layout.idempotency, log);
     const store: Store = {
       dataDir,
       fresh,
       meta,
       secret: loadSecret(layout),
       tokens: new TokenRepository(layout.tokens),
-      templates: new TemplateRepository(layout),
+      templates,
       documents,
       files: new DocumentFiles(layout),
-      idempotency: new IdempotencyLog(layout.idempotency),
+      idempotency,
       settings: new SettingsRepository(layout.settings),
       markSamplesSeeded() {
         meta.samples_seeded = true;
@@ -79,6 +84,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
       },
       async close() {
         await documents.flush();
+        await idempotency.close();
         release();
       },
     };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Layout } from './layout.js';
 import type { TemplateKind, TemplateRecord } from './records.js';
 import { SharedJsonFile } from './shared-file.js';
-import { writeFileAtomicSync } from './json-file.js';
+import { fsyncDirSync, writeFileAtomicSync } from './json-file.js';
 
 interface TemplatesFile {
   last_id: number;
@@ -42,6 +42,11 @@ export class TemplateRepository {
     return this.#byId.get(id);
   }
 
+  /** Every record (reconcile at start). Do not mutate it. */
+  all(): readonly TemplateRecord[] {
+    return this.#file.data.templates;
+  }
+
   count(): number {
     return this.#file.data.templates.length;
   }
@@ -60,12 +65,16 @@ export class TemplateRepository {
   /** Writes the file first, then the record, so a record never points at a missing file. */
   create(input: Omit<TemplateRecord, 'id' | 'version'>, file: Uint8Array): TemplateRecord {
     this.#writeFile(input.uuid, 1, input.kind, file);
-    return this.#file.update((data) => {
+    const created = this.#file.update((data) => {
       const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
       data.last_id = record.id;
       data.templates.push(record);
       return record;
     });
+    // `docloom import` may run while a service starts: its reconcile removes template folders without a record,
+    // and could have taken this one between the file and the record. Put it back (one stat when all is well).
+    if (!fs.existsSync(this.filePath(created))) this.#writeFile(created.uuid, created.version, created.kind, file);
+    return created;
   }
 
   /**
@@ -110,8 +119,10 @@ export class TemplateRepository {
   }
 
   #writeFile(uuid: string, version: number, kind: TemplateKind, bytes: Uint8Array): void {
-    fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
-    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes);
+    const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
+    // A new template folder must itself be durable before the record that names it is written.
+    if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
+    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
   }
 
   #removeOldVersions(uuid: string, keep: number, kind: TemplateKind): void {
