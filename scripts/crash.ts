@@ -240,11 +240,11 @@ class Harness {
   async verify(label: string): Promise<void> {
     const m = this.model;
     const p = (what: string) => this.problem(`${label}: ${what}`);
-    for (const [id, acked] of m.docs) {
+    await inParallel([...m.docs], async ([id, acked]) => {
       const res = await this.call('GET', `/api/document/${id}`);
       if (res.status !== 200) {
         p(`acknowledged document ${id} (${acked.how}, ${acked.acked}) answers ${res.status}`);
-        continue;
+        return;
       }
       const doc = res.body.document!;
       const status = String(doc.status);
@@ -265,11 +265,11 @@ class Harness {
       if (status === 'failed' && acked.acked === 202 && code !== 'interrupted' && code !== 'template_missing') {
         p(`async document ${id} failed with ${JSON.stringify(doc.error)}`);
       }
-    }
-    for (const id of m.deletedDocs) {
+    });
+    await inParallel([...m.deletedDocs], async (id) => {
       const res = await this.call('GET', `/api/document/${id}`);
       if (res.status !== 404) p(`deleted document ${id} answers ${res.status}`);
-    }
+    });
     // Templates: every acknowledged one listed and its file served; deleted ones gone.
     const listed = new Set<string>();
     for (let page = 1; ; page++) {
@@ -365,6 +365,15 @@ class Harness {
     };
     walk(dir);
   }
+}
+
+/** Runs `check` over `items`, 8 at a time. */
+async function inParallel<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await check(items[next++]);
+  };
+  await Promise.all(Array.from({ length: 8 }, lane));
 }
 
 function reconcileLines(lines: string[]): string[] {

@@ -118,7 +118,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
       }
       try {
         fs.writeFileSync(fd, data);
-        fs.fsyncSync(fd);
+        fs.fdatasyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }
@@ -147,7 +147,8 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
       }
       try {
         await handle.writeFile(data);
-        await handle.sync();
+        // The data and its size; the name is made durable by the rename and the folder's fsync.
+        await handle.datasync();
       } finally {
         await handle.close();
       }
