@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { openStore } from '../../server/store/index.js';
+import { writeFileAtomicSync } from '../../server/store/json-file.js';
 import { documentRecord, tempDir } from './support.js';
 
 const TEMPLATE = {
@@ -157,6 +158,21 @@ test('a temp file of a writer that is still running survives the start; a dead w
     assert.deepEqual(fs.readdirSync(path.join(dir, 'tmp')), [live]);
   } finally {
     child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a writer whose tmp/ is gone (a service starting meanwhile) makes it again; the file is whole', async () => {
+  const dir = tempDir();
+  try {
+    const file = path.join(dir, 'tokens.json');
+    writeFileAtomicSync(file, '{"a":1}');
+    fs.rmSync(path.join(dir, 'tmp'), { recursive: true, force: true });
+    writeFileAtomicSync(file, '{"a":2}');
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"a":2}');
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'tmp')), []);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['tmp', 'tokens.json']);
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
