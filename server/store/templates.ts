@@ -119,10 +119,18 @@ export class TemplateRepository {
   }
 
   #writeFile(uuid: string, version: number, kind: TemplateKind, bytes: Uint8Array): void {
-    const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
-    // A new template folder must itself be durable before the record that names it is written.
-    if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
-    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
+    for (let attempt = 0; ; attempt++) {
+      const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
+      // A new template folder must itself be durable before the record that names it is written.
+      if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
+      try {
+        writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
+        return;
+      } catch (err) {
+        // The folder went meanwhile (a starting service's reconcile, while the CLI imports): make it again.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 1) throw err;
+      }
+    }
   }
 
   #removeOldVersions(uuid: string, keep: number, kind: TemplateKind): void {
