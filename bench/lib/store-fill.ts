@@ -2,6 +2,8 @@
  * Fills a data dir with document records straight through the store layer (far faster than rendering them), so
  * the scale benchmarks can start from a store that looks long-used. Not a benchmark itself.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { openStore, type DocumentRecord } from '../../server/store/index.js';
 
 export async function fillDocuments(dataDir: string, count: number): Promise<number> {
@@ -32,6 +34,12 @@ export async function fillDocuments(dataDir: string, count: number): Promise<num
       updated_at: created,
     };
     await store.documents.insert(record, false);
+    // A completed record has its file, as in a long-used store (the start-up reconcile checks that they match).
+    if (record.status === 'completed') {
+      const file = store.files.path(id, 'pdf');
+      if (i === 0 || id % 1000 === 1) fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '%PDF-1.4 stand-in\n');
+    }
   }
   await store.documents.writeAll();
   await store.close();
