@@ -376,6 +376,16 @@ async function inParallel<T>(items: T[], check: (item: T) => Promise<void>): Pro
   await Promise.all(Array.from({ length: 8 }, lane));
 }
 
+function actionKind(line: string): string {
+  if (/left unfinished/.test(line)) return 'start(s) marking unfinished documents interrupted';
+  if (/torn line/.test(line)) return 'torn idempotency line(s) dropped';
+  if (/\.tmp \(/.test(line)) return /kept /.test(line) ? 'temp file(s) kept (live writer)' : 'temp file(s) removed';
+  if (/removed documents\/files/.test(line)) return 'orphan document file(s) removed';
+  if (/template folder without a record/.test(line)) return 'orphan template folder(s) removed';
+  if (/template version not in use/.test(line)) return 'unreferenced template version(s) removed';
+  return 'other';
+}
+
 function reconcileLines(lines: string[]): string[] {
   return lines.filter((l) => l.includes('store: reconcile:') || l.includes('left unfinished by the last run'));
 }
@@ -392,6 +402,7 @@ async function main(): Promise<number> {
   const h = new Harness(dataDir, token, o.seed);
   const totals: Counts = { sync: 0, async: 0, idem: 0, replays: 0, deletes: 0, uploads: 0, replaces: 0, templateDeletes: 0 };
   let reconciled = 0;
+  const kinds = new Map<string, number>();
   const startTimes: number[] = [];
   let service: ServeChild | undefined;
   try {
@@ -407,6 +418,10 @@ async function main(): Promise<number> {
       startTimes.push(service.startMs);
       const actions = reconcileLines(service.lines);
       reconciled += actions.length;
+      for (const line of actions) {
+        const kind = actionKind(line);
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
       for (const line of actions) if (/has no (file|editable copy)/.test(line)) h.problem(`iteration ${i}: ${line.trim()}`);
       const before = h.problems.length;
       await h.verify(i === 1 ? 'first start' : `after kill ${i - 1}`);
@@ -445,6 +460,7 @@ async function main(): Promise<number> {
       `${m.docs.size} documents and ${m.templates.size} templates checked at the end; ${reconciled} reconcile action(s) logged; ` +
       `start ${Math.min(...startTimes)}–${Math.max(...startTimes)} ms; ${h.problems.length} problem(s)`,
   );
+  console.log(`reconcile actions: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}`);
   for (const line of h.problems.slice(0, 50)) console.log(`PROBLEM ${line}`);
   if (h.problems.length === 0 && !o.keep) fs.rmSync(dataDir, { recursive: true, force: true });
   else console.log(`crash: data dir kept: ${dataDir}`);
