@@ -9,6 +9,7 @@ import { openStore, type DocumentRecord } from '../../server/store/index.js';
 export async function fillDocuments(dataDir: string, count: number): Promise<number> {
   const started = performance.now();
   const store = await openStore(dataDir);
+  const buckets = new Set<string>();
   const base = Date.now() - count * 60_000;
   for (let i = 0; i < count; i++) {
     const id = store.documents.nextId();
@@ -37,7 +38,10 @@ export async function fillDocuments(dataDir: string, count: number): Promise<num
     // A completed record has its file, as in a long-used store (the start-up reconcile checks that they match).
     if (record.status === 'completed') {
       const file = store.files.path(id, 'pdf');
-      if (i === 0 || id % 1000 === 1) fs.mkdirSync(path.dirname(file), { recursive: true });
+      if (!buckets.has(path.dirname(file))) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        buckets.add(path.dirname(file));
+      }
       fs.writeFileSync(file, '%PDF-1.4 stand-in\n');
     }
   }

@@ -107,13 +107,17 @@ export function documentRecord(id: number, overrides: Partial<DocumentRecord> = 
  */
 export async function fillStore(dataDir: string, count: number, make: (id: number) => Partial<DocumentRecord> = () => ({})): Promise<void> {
   const store = await openStore(dataDir);
+  const buckets = new Set<string>();
   for (let i = 0; i < count; i++) {
     const id = store.documents.nextId();
     const record = documentRecord(id, make(id));
     await store.documents.insert(record, false);
     if (record.status === 'completed' && record.expired === 0) {
       const file = store.files.path(id, record.output_type);
-      if (i === 0 || id % 1000 === 1) fs.mkdirSync(path.dirname(file), { recursive: true });
+      if (!buckets.has(path.dirname(file))) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        buckets.add(path.dirname(file));
+      }
       fs.writeFileSync(file, '%PDF-1.4 stand-in\n');
     }
   }
