@@ -38,6 +38,7 @@ export const CATALOGUE = {
 
   // A failed document's error.code (render outcomes, EngineError for data problems).
   invalid_data: { kind: 'document', status: 422, meaning: 'The data cannot be handed to the renderer (nested too deeply to copy to a render thread).' },
+  file_missing: { kind: 'document', status: null, meaning: 'A completed document\'s file was found missing at start (removed outside docloom); the document is marked failed.' },
   limit_exceeded: { kind: 'document', status: 422, meaning: 'A render limit was exceeded: rows per list, list items per document, images per document, render time or pages per document.' },
   invalid_image: { kind: 'document', status: 422, meaning: 'An image value that is not a data: URI or http(s) URL, bad base64, or damaged image data.' },
   image_unsupported: { kind: 'document', status: 422, meaning: 'An image in a format the renderer cannot draw (SVG, TIFF, HEIC, …).' },

@@ -156,6 +156,7 @@ export class DocumentService {
   async remove(id: number): Promise<void> {
     const doc = this.deps.repo.get(id);
     if (!doc) throw notFound('Document');
+    // The record's removal is durable before the files go (a crash in between leaves orphans, removed at start).
     try {
       await this.deps.repo.remove(id);
     } catch (err) {
@@ -205,10 +206,11 @@ export class DocumentService {
 
   async #expire(doc: DocumentRecord): Promise<void> {
     if (doc.expired === 1) return;
-    // Marked in memory at once so a download in the same tick already answers 410.
+    // Marked in memory at once so a download in the same tick already answers 410. The record is on disk before
+    // the files go: a crash in between leaves files without a live record, which the next start removes.
     doc.expired = 1;
-    await this.deps.files.remove(doc.id, doc.output_type);
     await this.deps.repo.update(doc.id, { expired: 1, updated_at: nowIso() });
+    await this.deps.files.remove(doc.id, doc.output_type);
   }
 
   #template(v: Violations, ref: unknown): TemplateRecord | undefined {
@@ -359,6 +361,7 @@ export class DocumentService {
     }
   }
 
+  /** The files are durable before the record says `completed` (a crash in between leaves orphans, removed at start). */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
     if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
     await this.deps.files.write(doc.id, doc.output_type, bytes);

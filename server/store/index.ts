@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { Layout } from './layout.js';
+import { isNoSpace } from '../errors/storage.js';
 import { SCHEMA_VERSION, openMeta, readMeta, writeMeta, type Meta } from './meta.js';
 import { acquireLock, writeLockFor } from './lock.js';
 import { loadSecret } from './secret.js';
@@ -13,6 +14,7 @@ import { DocumentRepository } from './documents.js';
 import { DocumentFiles } from './document-files.js';
 import { IdempotencyLog } from './idempotency.js';
 import { SettingsRepository } from './settings.js';
+import { Reconciler } from './reconcile.js';
 
 export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
 export type { DocumentFilter } from './documents.js';
@@ -65,20 +67,31 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
   writeLockFor(dataDir).log = log;
   try {
     const { layout, meta, fresh } = prepare(dataDir, log);
-    // Temp files of writes cut short by a crash.
-    fs.rmSync(layout.tmp, { recursive: true, force: true });
-    fs.mkdirSync(layout.tmp, { recursive: true });
+    // Leftovers of writes a crash cut short (docs/store.md, "Write order"), one log line per action.
+    const reconciler = new Reconciler(layout, log);
+    reconciler.temps();
     const documents = await DocumentRepository.open(layout);
+    await reconciler.documents(documents);
+    const templates = new TemplateRepository(layout);
+    // Under write.lock: a `docloom import` writes its folder, then its record, under the same lock. On a full disk
+    // the lock file cannot be made, but neither can an import's folder: reconcile without it.
+    try {
+      writeLockFor(dataDir).run(() => reconciler.templates(templates));
+    } catch (err) {
+      if (!isNoSpace(err)) throw err;
+      reconciler.templates(templates);
+    }
+    const idempotency = new IdempotencyLog(layout.idempotency, log);
     const store: Store = {
       dataDir,
       fresh,
       meta,
       secret: loadSecret(layout),
       tokens: new TokenRepository(layout.tokens),
-      templates: new TemplateRepository(layout),
+      templates,
       documents,
       files: new DocumentFiles(layout),
-      idempotency: new IdempotencyLog(layout.idempotency),
+      idempotency,
       settings: new SettingsRepository(layout.settings),
       markSamplesSeeded() {
         meta.samples_seeded = true;
@@ -86,6 +99,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
       },
       async close() {
         await documents.flush();
+        await idempotency.close();
         release();
       },
     };

@@ -12,7 +12,7 @@
  *   documents/records/shard-<n>.json   document records with ids n*1000+1 … (n+1)*1000
  *   documents/files/<n>/<id>.<ext>     generated files, bucketed the same way
  *   idempotency.jsonl             Idempotency-Key results (append-only, compacted on start)
- *   tmp/                          temp files before their atomic rename (emptied on start)
+ *   tmp/                          temp files before their atomic rename (those of writers gone: removed on start)
  */
 import path from 'node:path';
 

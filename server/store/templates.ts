@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Layout } from './layout.js';
 import type { TemplateKind, TemplateRecord } from './records.js';
 import { SharedJsonFile } from './shared-file.js';
-import { writeFileAtomicSync } from './json-file.js';
+import { fsyncDirSync, writeFileAtomicSync } from './json-file.js';
 
 interface TemplatesFile {
   last_id: number;
@@ -40,6 +40,11 @@ export class TemplateRepository {
   getById(id: number): TemplateRecord | undefined {
     this.#file.refresh();
     return this.#byId.get(id);
+  }
+
+  /** Every record (reconcile at start). Do not mutate it. */
+  all(): readonly TemplateRecord[] {
+    return this.#file.data.templates;
   }
 
   count(): number {
@@ -134,8 +139,18 @@ export class TemplateRepository {
   }
 
   #writeFile(uuid: string, version: number, kind: TemplateKind, bytes: Uint8Array): void {
-    fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
-    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes);
+    for (let attempt = 0; ; attempt++) {
+      const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
+      // A new template folder must itself be durable before the record that names it is written.
+      if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
+      try {
+        writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
+        return;
+      } catch (err) {
+        // The folder went meanwhile (a starting service's reconcile, while the CLI imports): make it again.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 1) throw err;
+      }
+    }
   }
 
   #removeOldVersions(uuid: string, keep: number, kind: TemplateKind): void {

@@ -159,19 +159,36 @@ function tmpfsDisk(mountDir: string): Disk {
 }
 
 /**
- * Without root: ENOSPC injected into the store's writes (fs.writeFileSync, fs.promises.writeFile/appendFile)
- * under the data dir. service.lock is spared: on a real disk it reuses the space its removal at close freed.
+ * Without root: ENOSPC injected where the store opens files for writing under the data dir (fs.openSync,
+ * fs.promises.open with a w/a flag; fs.writeFileSync, fs.promises.writeFile/appendFile by path). service.lock and
+ * its temp file are spared: on a real disk it reuses the space its removal at close freed.
  */
 function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk {
-  const original = { writeFileSync: fs.writeFileSync, writeFile: fs.promises.writeFile, appendFile: fs.promises.appendFile };
+  const original = {
+    openSync: fs.openSync,
+    open: fs.promises.open,
+    writeFileSync: fs.writeFileSync,
+    writeFile: fs.promises.writeFile,
+    appendFile: fs.promises.appendFile,
+  };
   let full: ((file: string) => boolean) | null = null;
-  const check = (file: unknown): void => {
+  const check = (file: unknown, flags: unknown = 'w'): void => {
     const name = typeof file === 'string' || file instanceof URL ? String(file) : '';
-    if (full && name.startsWith(dataDir + path.sep) && !name.endsWith('service.lock') && full(name)) {
+    const writing = typeof flags === 'string' && /[wa+]/.test(flags);
+    if (full && writing && name.startsWith(dataDir + path.sep) && !/service\.lock/.test(path.basename(name)) && full(name)) {
       throw Object.assign(new Error(`ENOSPC: no space left on device, write '${name}'`), { code: 'ENOSPC', path: name });
     }
   };
-  fs.writeFileSync = ((file: unknown, ...rest: unknown[]) => {
+  const patched = fs as { -readonly [K in keyof typeof fs]: (typeof fs)[K] };
+  patched.openSync = ((file: unknown, flags?: unknown, ...rest: unknown[]) => {
+    check(file, flags ?? 'r');
+    return (original.openSync as (...args: unknown[]) => number)(file, flags, ...rest);
+  }) as typeof fs.openSync;
+  fs.promises.open = (async (file: unknown, flags?: unknown, ...rest: unknown[]) => {
+    check(file, flags ?? 'r');
+    return (original.open as (...args: unknown[]) => Promise<fs.promises.FileHandle>)(file, flags, ...rest);
+  }) as typeof fs.promises.open;
+  patched.writeFileSync = ((file: unknown, ...rest: unknown[]) => {
     check(file);
     return (original.writeFileSync as (...args: unknown[]) => void)(file, ...rest);
   }) as typeof fs.writeFileSync;
@@ -184,14 +201,17 @@ function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk
     return (original.appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
   }) as typeof fs.promises.appendFile;
   t.after(() => {
-    fs.writeFileSync = original.writeFileSync;
+    patched.openSync = original.openSync;
+    fs.promises.open = original.open;
+    patched.writeFileSync = original.writeFileSync;
     fs.promises.writeFile = original.writeFile;
     fs.promises.appendFile = original.appendFile;
   });
   return {
     dataDir,
     // Generated documents go through <data>/tmp/; records are written beside their files.
-    fillButRecords: () => { full = (file) => file.startsWith(path.join(dataDir, 'tmp') + path.sep); },
+    // Every write goes through <data>/tmp/ (docs/store.md); a generated document's temp is named after its id.
+    fillButRecords: () => { full = (file) => file.startsWith(path.join(dataDir, 'tmp') + path.sep) && /^\d/.test(path.basename(file)); },
     fill: () => { full = () => true; },
     free: () => { full = null; },
     assertFull: () => assert.throws(() => fs.writeFileSync(path.join(dataDir, 'probe'), 'x'), { code: 'ENOSPC' }, 'the disk is still full'),
@@ -327,17 +347,20 @@ test('a full disk (tmpfs, or injected ENOSPC without root): 507 and nothing half
   assert.equal((await c.call('DELETE', `/api/tokens/${doomed.body.id}`)).status, 200);
   // The document is made but its Idempotency-Key cannot be kept (the disk fills in between: injected here, as
   // no size of tmpfs makes that happen reliably): 507, and neither the document nor the key stays.
-  const appendFile = fs.promises.appendFile;
+  // The log appends through a FileHandle (server/store/idempotency.ts): only it uses FileHandle.appendFile.
+  const probe = await fs.promises.open(path.join(dataDir, 'meta.json'), 'r');
+  const handleProto = Object.getPrototypeOf(probe) as { appendFile: (...args: unknown[]) => Promise<void> };
+  await probe.close();
+  const appendFile = handleProto.appendFile;
   const listed = (await c.call('GET', '/api/document?per_page=100')).body.documents.total as number;
-  fs.promises.appendFile = (async (file: fs.PathLike | fs.promises.FileHandle, ...rest: unknown[]) => {
-    if (String(file).endsWith('idempotency.jsonl')) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    return (appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
-  }) as typeof fs.promises.appendFile;
+  handleProto.appendFile = async () => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  };
   let lateFull;
   try {
     lateFull = await c.call('POST', '/api/document', { template_id: uuid, data: INVOICE_DATA }, { 'idempotency-key': 'late-full' });
   } finally {
-    fs.promises.appendFile = appendFile;
+    handleProto.appendFile = appendFile;
   }
   assert.equal(lateFull.status, 507);
   assert.equal((await c.call('GET', '/api/document?per_page=100')).body.documents.total, listed, 'the document was not kept');
