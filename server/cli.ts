@@ -82,13 +82,8 @@ function delimitersFlag(p: Parsed): [string, string] | undefined {
 async function serve(config: Config): Promise<void> {
   const server = await startServer({ config, log: (line) => console.log(line) });
   const code = server.createSignInCode();
-  console.log(`docloom is running.`);
-  console.log(`  API:    ${server.url}/api`);
-  console.log(`  GUI:    ${server.url}/#/signin?code=${code}   (one-time link, valid 10 minutes)`);
-  console.log(`  Token:  npx docloom token create --name my-tool   (then send "Authorization: Bearer <token>")`);
-  console.log(`  Data:   ${config.dataDir}`);
-  console.log('Press Ctrl+C to stop.');
-  await new Promise<void>((resolve) => {
+  // The handlers are in place before the banner says Ctrl+C works (a signal sent on reading it must stop us cleanly).
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -102,6 +97,13 @@ async function serve(config: Config): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  console.log(`docloom is running.`);
+  console.log(`  API:    ${server.url}/api`);
+  console.log(`  GUI:    ${server.url}/#/signin?code=${code}   (one-time link, valid 10 minutes)`);
+  console.log(`  Token:  npx docloom token create --name my-tool   (then send "Authorization: Bearer <token>")`);
+  console.log(`  Data:   ${config.dataDir}`);
+  console.log('Press Ctrl+C to stop.');
+  await stopped;
   console.log('Stopped.');
 }
 
@@ -173,6 +175,7 @@ async function render(config: Config, args: string[]): Promise<void> {
     metadata: { title: path.basename(out).replace(/\.[^.]+$/, ''), creator: 'docloom' },
     limits: { rowsPerList: config.limits.rowsPerList, imagesPerDocument: config.limits.imagesPerDocument, imageBytes: config.limits.imageBytes, imagePixels: config.limits.imagePixels },
     resolveImage: imageResolvers({ allowPrivateNetwork: config.allowPrivateNetwork, limits: config.limits })(),
+    renderLimits: { pages: config.limits.pagesPerDocument, ms: config.limits.renderMs },
   });
   fs.writeFileSync(out, result.bytes);
   console.log(`Wrote ${out} (${result.pages} page${result.pages === 1 ? '' : 's'}, ${result.bytes.byteLength} bytes).`);

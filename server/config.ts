@@ -23,6 +23,10 @@ export interface Limits {
   imageFetchMs: number;
   /** Levels of objects and arrays in a request's `data` (the data object itself is level 1). */
   dataDepth: number;
+  /** Milliseconds one render may take (checked while it runs; a render worker past it is stopped). */
+  renderMs: number;
+  /** Pages one PDF may have (counted as the layout makes them). */
+  pagesPerDocument: number;
 }
 
 export interface Config {
@@ -64,6 +68,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   imagePixels: 40_000_000,
   imageFetchMs: 10_000,
   dataDepth: 64,
+  renderMs: 30_000,
+  pagesPerDocument: 2_000,
 });
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
@@ -110,6 +116,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   imagePixels: 'DOCLOOM_LIMIT_IMAGE_PIXELS',
   imageFetchMs: 'DOCLOOM_LIMIT_IMAGE_FETCH_MS',
   dataDepth: 'DOCLOOM_LIMIT_DATA_DEPTH',
+  renderMs: 'DOCLOOM_LIMIT_RENDER_MS',
+  pagesPerDocument: 'DOCLOOM_LIMIT_PAGES_PER_DOCUMENT',
 });
 
 /** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */

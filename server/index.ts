@@ -125,7 +125,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return 0;
     });
     if (seeded > 0) logger.info(`samples: ${seeded} template(s) added`);
-    store.markSamplesSeeded();
+    try {
+      store.markSamplesSeeded();
+    } catch (err) {
+      // A full disk: offered again at the next start; the service runs all the same.
+      logger.error(`samples: not marked as offered: ${(err as Error).message}`);
+    }
   }
   void svc.sweeper.runOnce();
 

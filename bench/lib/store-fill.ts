@@ -2,11 +2,14 @@
  * Fills a data dir with document records straight through the store layer (far faster than rendering them), so
  * the scale benchmarks can start from a store that looks long-used. Not a benchmark itself.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { openStore, type DocumentRecord } from '../../server/store/index.js';
 
 export async function fillDocuments(dataDir: string, count: number): Promise<number> {
   const started = performance.now();
   const store = await openStore(dataDir);
+  const buckets = new Set<string>();
   const base = Date.now() - count * 60_000;
   for (let i = 0; i < count; i++) {
     const id = store.documents.nextId();
@@ -32,6 +35,15 @@ export async function fillDocuments(dataDir: string, count: number): Promise<num
       updated_at: created,
     };
     await store.documents.insert(record, false);
+    // A completed record has its file, as in a long-used store (the start-up reconcile checks that they match).
+    if (record.status === 'completed') {
+      const file = store.files.path(id, 'pdf');
+      if (!buckets.has(path.dirname(file))) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        buckets.add(path.dirname(file));
+      }
+      fs.writeFileSync(file, '%PDF-1.4 stand-in\n');
+    }
   }
   await store.documents.writeAll();
   await store.close();

@@ -11,7 +11,7 @@ import { loadJsonTemplate } from './json/load.js';
 import { importDocx, type DocxLimits } from './docx/import.js';
 import { compileTags, type CompiledTemplate } from './tags/compile.js';
 import { bindTemplate, type BindLimits } from './bind/bind.js';
-import { renderModel } from './pdf/render.js';
+import { renderModel, type RenderLimits } from './pdf/render.js';
 import { encryptPdf } from './pdf/encrypt.js';
 import { fillText } from './tags/fill-text.js';
 import { sampleData as sampleDataFor } from './tags/sample.js';
@@ -55,6 +55,11 @@ export interface RenderOptions {
    * (distinct images), imageBytes 10 MB, imagePixels 40 M, itemsPerDocument 200,000 (all list items together).
    */
   limits?: Partial<BindLimits>;
+  /**
+   * Limits checked while the PDF is made: most pages, most milliseconds (counted from the call, binding and
+   * image fetches included). Past either, renderPdf throws EngineError limit_exceeded naming the limit.
+   */
+  renderLimits?: RenderLimits;
 }
 
 export type { BindLimits } from './bind/bind.js';
@@ -99,12 +104,13 @@ export async function renderPdf(
   data: Record<string, unknown>,
   options: RenderOptions = {},
 ): Promise<RenderResult> {
+  const start = performance.now();
   const bound = await bindTemplate(template, data, {
     locale: options.locale,
     resolveImage: options.resolveImage,
     limits: options.limits,
   });
-  const rendered = await renderModel(bound, { test: options.test === true, metadata: options.metadata });
+  const rendered = await renderModel(bound, { test: options.test === true, metadata: options.metadata, limits: options.renderLimits, start });
   if (options.password) {
     return { bytes: await encryptPdf(rendered.bytes, options.password), pages: rendered.pages };
   }

@@ -4,20 +4,10 @@
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import { MulterError } from 'multer';
-import { ServiceError, type ServiceErrorKind } from '../services/errors.js';
+import { ServiceError } from '../services/errors.js';
+import { statusOf } from '../errors/catalogue.js';
+import { isNoSpace, NO_SPACE_MESSAGE } from '../errors/storage.js';
 import type { Limits } from '../config.js';
-
-export const STATUS: Record<ServiceErrorKind, number> = {
-  bad_request: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  gone: 410,
-  too_large: 413,
-  unsupported_type: 415,
-  validation: 422,
-};
 
 export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
   if (res.headersSent) {
@@ -55,7 +45,7 @@ export function errorHandler(limits: Limits, log: (line: string) => void): Error
       const extra: Record<string, unknown> = {};
       if (err.kind === 'validation') extra.errors = err.errors ?? {};
       if (err.templateErrors) extra.template_errors = err.templateErrors;
-      sendError(res, STATUS[err.kind], err.message, extra);
+      sendError(res, statusOf(err.kind), err.message, extra);
       return;
     }
     if (err instanceof MulterError) {
@@ -87,6 +77,12 @@ export function errorHandler(limits: Limits, log: (line: string) => void): Error
       return;
     }
     const requestId = String(res.locals.requestId ?? '');
+    // A full disk (or quota) on any store or file write: 507, never 500; the services stored nothing half-way.
+    if (isNoSpace(err)) {
+      log(`[${requestId}] ${req.method} ${req.path}: no space left: ${err instanceof Error ? err.message : String(err)}`);
+      sendError(res, statusOf('insufficient_storage'), NO_SPACE_MESSAGE);
+      return;
+    }
     log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sendError(res, 500, 'Server error.', { request_id: requestId });
   };

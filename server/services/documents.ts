@@ -7,6 +7,8 @@ import type { DocumentFilter, DocumentRecord, DocumentRepository, DocumentStatus
 import type { DocumentFiles } from '../store/document-files.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
+import type { ErrorCode } from '../errors/catalogue.js';
+import { isNoSpace } from '../errors/storage.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
@@ -20,6 +22,9 @@ import {
   optionalString,
   requiredDataObject,
 } from './validate.js';
+
+/** A document that could not be saved because the disk is full (its error message). */
+const NO_SPACE_DOCUMENT = "The document could not be saved: there is no space left for docloom's data. Free some space and create it again.";
 
 export const STATUSES: readonly DocumentStatus[] = ['pending', 'processing', 'completed', 'failed'];
 
@@ -76,10 +81,13 @@ export class DocumentService {
   async recoverInterrupted(): Promise<number> {
     const left = this.deps.repo.unfinished();
     for (const doc of left) {
+      // In memory at once; on a full disk the shard is written by a later write (the service still starts).
       await this.deps.repo.update(doc.id, {
         status: 'failed',
         error: { code: 'interrupted', message: 'The service stopped before this document was rendered; create it again.' },
         updated_at: nowIso(),
+      }).catch((err: unknown) => {
+        if (!isNoSpace(err)) throw err;
       });
     }
     return left.length;
@@ -101,10 +109,18 @@ export class DocumentService {
       async: req.async,
     });
     let accepted: DocumentRecord | undefined;
-    const outcome = await this.deps.idempotency.run(ctx.tokenId, ctx.idempotencyKey, bodyHash, async () => {
-      accepted = await this.#start(req);
-      return { status: req.async ? 202 : 201, documentId: accepted.id };
-    });
+    let outcome;
+    try {
+      outcome = await this.deps.idempotency.run(ctx.tokenId, ctx.idempotencyKey, bodyHash, async () => {
+        accepted = await this.#start(req);
+        return { status: req.async ? 202 : 201, documentId: accepted.id };
+      });
+    } catch (err) {
+      // The document was made but its Idempotency-Key could not be kept (a full disk): the request answers 507,
+      // so nothing of it stays.
+      if (accepted && isNoSpace(err)) await this.#forget(accepted.id, accepted.output_type);
+      throw err;
+    }
     // A new async document is answered as it was accepted (`pending`), even if a worker has picked it up since;
     // a repeat answers the record as it is now.
     const document = accepted && req.async ? accepted : this.get(outcome.documentId);
@@ -143,7 +159,14 @@ export class DocumentService {
   async remove(id: number): Promise<void> {
     const doc = this.deps.repo.get(id);
     if (!doc) throw notFound('Document');
-    await this.deps.repo.remove(id);
+    // The record's removal is durable before the files go (a crash in between leaves orphans, removed at start).
+    try {
+      await this.deps.repo.remove(id);
+    } catch (err) {
+      // Not written (a full disk): the record stays, in memory as on disk, and so do its files.
+      if (!this.deps.repo.get(id)) await this.deps.repo.insert(doc, false);
+      throw err;
+    }
     await this.deps.files.remove(id, doc.output_type);
   }
 
@@ -179,15 +202,18 @@ export class DocumentService {
   }
 
   #expireIfDue(doc: DocumentRecord): void {
-    if (doc.expired === 0 && Date.parse(doc.expires_at) <= Date.now()) void this.#expire(doc);
+    if (doc.expired === 0 && Date.parse(doc.expires_at) <= Date.now()) {
+      void this.#expire(doc).catch((err: unknown) => this.deps.log(`document ${doc.id}: expiry not saved: ${(err as Error).message}`));
+    }
   }
 
   async #expire(doc: DocumentRecord): Promise<void> {
     if (doc.expired === 1) return;
-    // Marked in memory at once so a download in the same tick already answers 410.
+    // Marked in memory at once so a download in the same tick already answers 410. The record is on disk before
+    // the files go: a crash in between leaves files without a live record, which the next start removes.
     doc.expired = 1;
-    await this.deps.files.remove(doc.id, doc.output_type);
     await this.deps.repo.update(doc.id, { expired: 1, updated_at: nowIso() });
+    await this.deps.files.remove(doc.id, doc.output_type);
   }
 
   #template(v: Violations, ref: unknown): TemplateRecord | undefined {
@@ -288,10 +314,16 @@ export class DocumentService {
       updated_at: now,
     };
     // A synchronous document is written once, when finished; an async one is on disk before the 202.
-    await this.deps.repo.insert(doc, req.async);
+    try {
+      await this.deps.repo.insert(doc, req.async);
+    } catch (err) {
+      // Not on disk (a full disk): not accepted, so not kept in memory either.
+      await this.#forget(doc.id, doc.output_type);
+      throw err;
+    }
     const work = this.#render(doc, req, req.async ? 'batch' : 'interactive');
     this.#running.add(work);
-    void work.finally(() => this.#running.delete(work));
+    void work.finally(() => this.#running.delete(work)).catch(() => undefined);
     if (!req.async) {
       await work;
       return doc;
@@ -322,10 +354,17 @@ export class DocumentService {
       await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable);
     } catch (err) {
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      await this.#fail(doc, 'storage_failed', 'The document could not be saved.').catch(() => undefined);
+      const full = isNoSpace(err);
+      if (full && priority === 'interactive') {
+        // A synchronous create answers 507 and keeps nothing: no record, no file.
+        await this.#forget(doc.id, doc.output_type);
+        throw err;
+      }
+      await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.').catch(() => undefined);
     }
   }
 
+  /** The files are durable before the record says `completed` (a crash in between leaves orphans, removed at start). */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
     if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
     await this.deps.files.write(doc.id, doc.output_type, bytes);
@@ -337,7 +376,13 @@ export class DocumentService {
     await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
   }
 
-  async #fail(doc: DocumentRecord, code: string, message: string): Promise<void> {
+  /** Drops a document that was never acknowledged: record (best effort on disk) and files. */
+  async #forget(id: number, outputType: string): Promise<void> {
+    await this.deps.repo.remove(id).catch(() => undefined);
+    await this.deps.files.remove(id, outputType).catch(() => undefined);
+  }
+
+  async #fail(doc: DocumentRecord, code: ErrorCode, message: string): Promise<void> {
     await this.deps.files.remove(doc.id, doc.output_type);
     if (!this.deps.repo.get(doc.id)) return;
     await this.deps.repo.update(doc.id, { status: 'failed', error: { code, message }, updated_at: nowIso() });

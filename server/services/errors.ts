@@ -1,19 +1,12 @@
 /**
- * Errors the services raise for the caller's mistakes. Each has a kind; server/http/errors.ts is the one table
- * that maps kinds to HTTP statuses and Laravel-shaped bodies. Anything else thrown is a bug (500).
+ * Errors the services raise for the caller's mistakes. Each has a kind, an HTTP code of the error catalogue
+ * (server/errors/catalogue.ts, which gives its status); server/http/errors.ts makes the Laravel-shaped bodies. Anything else thrown is a bug (500).
  */
 import type { TemplateError } from '../engine/model/types.js';
+import type { HttpErrorCode } from '../errors/catalogue.js';
 
-export type ServiceErrorKind =
-  | 'bad_request'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'gone'
-  | 'too_large'
-  | 'unsupported_type'
-  | 'validation';
+/** The HTTP kinds of the error catalogue (server/errors/catalogue.ts). */
+export type ServiceErrorKind = HttpErrorCode;
 
 export class ServiceError extends Error {
   readonly kind: ServiceErrorKind;

@@ -11,6 +11,7 @@ import type { TemplateKind } from '../store/records.js';
 import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
 import type { Limits } from '../config.js';
 import { imageResolvers } from './images.js';
+import type { ErrorCode } from '../errors/catalogue.js';
 
 /**
  * What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. The
@@ -45,7 +46,7 @@ export type RenderOutcome =
   /** `pages` is null for .docx output; `editable` is the filled .docx copy when one was asked for and made. */
   | { ok: true; bytes: Uint8Array; pages: number | null; editable?: Uint8Array; editableError?: string }
   /** `internal`: not the caller's fault (a bug, a crash); the message is then generic and the detail is logged. */
-  | { ok: false; code: string; message: string; field?: string; internal?: boolean; detail?: string };
+  | { ok: false; code: ErrorCode; message: string; field?: string; internal?: boolean; detail?: string };
 
 const CACHE_SIZE = 64;
 
@@ -92,6 +93,7 @@ export class RenderCore {
           imageBytes: this.settings.limits.imageBytes,
           imagePixels: this.settings.limits.imagePixels,
         },
+        renderLimits: { pages: this.settings.limits.pagesPerDocument, ms: this.settings.limits.renderMs },
       });
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
       if (job.editableCopy && job.kind === 'docx') {
@@ -134,7 +136,7 @@ export class RenderCore {
     const engine = await loadEngine();
     const compiled = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters, docxLimits: this.#docxLimits() });
     if (!compiled.ok) {
-      return { ok: false, code: 'template_invalid', message: compiled.errors.map((e) => e.message).join(' ') };
+      return { ok: false, code: 'invalid_template', message: compiled.errors.map((e) => e.message).join(' ') };
     }
     const entry: CachedTemplate = { compiled: compiled.template, source: bytes };
     this.#cache.set(job.key, entry);

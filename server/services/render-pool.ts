@@ -3,6 +3,12 @@
  * when that is 0. Interactive jobs (a synchronous POST /api/document, a preview) go before batch jobs
  * (async=1), so a large batch does not make the GUI wait.
  *
+ * The pool cannot wedge: a job counts as running only once its worker said it has it; a hand-over that fails
+ * (data that cannot be copied or is nested too deeply for the structured clone, a message the worker cannot
+ * read) fails that job alone; a worker that dies fails its jobs and is replaced; a render past limits.renderMs
+ * (plus a grace period) has its worker stopped from outside. When no worker can be started at all, the pool
+ * renders on the main thread instead (logged).
+ *
  * The worker file is render-worker.js beside this one in dist/; under `node --import tsx` (tests, dev) it is the
  * .ts file, and Node 20 does not pass tsx's loader on to workers, so a tiny bootstrap registers tsx first.
  */
@@ -42,24 +48,57 @@ interface QueuedJob {
   job: RenderJob;
   onStart?: () => void;
   resolve: (outcome: RenderOutcome) => void;
+  /** Set once the worker has it: the external time limit. */
+  timer?: NodeJS.Timeout;
+  /** Put back in the queue once already (its worker was stopped for another job's sake). */
+  requeued?: boolean;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Posted, not yet confirmed by the worker (`received`), in the order sent. */
+  sent: QueuedJob[];
+  /** Confirmed by the worker, by id. */
   running: Map<number, QueuedJob>;
+  /** The job whose time ran out and got this worker stopped. */
+  overdue?: QueuedJob;
 }
 
 /** Jobs one worker holds at once: the next is queued in the worker while the current one renders. */
 const PER_WORKER = 2;
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_GRACE_MS = 5000;
+/** Time past limits.renderMs before a worker still busy with the job is stopped (its own checks come first). */
+const OVERTIME_GRACE_MS = 2000;
+/** Workers that die before they are ready, in a row, before the pool gives up on threads. */
+const MAX_FAILED_STARTS = 3;
 
 export const STOPPED: RenderOutcome = {
   ok: false,
   code: 'interrupted',
   message: 'The service stopped before this document was rendered; create it again.',
 };
+
+const CRASHED = (detail: string): RenderOutcome => ({ ok: false, code: 'render_crashed', message: 'The document could not be rendered.', internal: true, detail });
+
+/** The job's data could not be handed to a render thread (structured clone failed). The caller's data, not a bug. */
+export function handOverFailed(err: unknown): RenderOutcome {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return {
+    ok: false,
+    code: 'invalid_data',
+    message: `The data cannot be rendered: it could not be copied to the renderer (nested too deeply, or holding values that are not plain data) (${reason}).`,
+  };
+}
+
+function overtime(renderMs: number): RenderOutcome {
+  return {
+    ok: false,
+    code: 'limit_exceeded',
+    message: `The document took longer than ${renderMs.toLocaleString('en-US')} ms to render, the limit of render time (render_ms).`,
+  };
+}
 
 function workerEntry(): { target: URL | string; eval: boolean } {
   const here = import.meta.url;
@@ -73,22 +112,30 @@ function workerEntry(): { target: URL | string; eval: boolean } {
   return { eval: false, target: new URL('./render-worker.js', here) };
 }
 
+/** Node options a worker accepts and may need (loaders, conditions, experimental features, warnings). */
+const WORKER_OPTIONS = /^(--import|--require|-r|--loader|--experimental-loader|--conditions|-C|--experimental-[\w-]+|--no-experimental-[\w-]+|--enable-source-maps|--no-warnings|--no-deprecation|--disable-warning|--trace-warnings|--trace-deprecation|--pending-deprecation|--preserve-symlinks|--preserve-symlinks-main)$/;
+
 /**
- * The parent's Node flags, less those that only make sense for the main script: a worker inherits execArgv, and
- * `--input-type` (a host started as `node --input-type=module -e …` or from stdin) makes loading the worker's
- * file fail with ERR_INPUT_TYPE_NOT_ALLOWED.
+ * The parent's Node options that a worker accepts. `new Worker` refuses V8 options (--stack-trace-limit,
+ * --max-old-space-size, as test runners and Electron set them) and per-process ones (--title, --input-type
+ * makes loading the worker's file fail) with ERR_WORKER_INVALID_EXEC_ARGV: only the known-good ones are passed.
+ * In execArgv, an element that does not start with "-" is the value of the option before it.
  */
-function workerExecArgv(): string[] {
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
   const out: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i];
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) out.push(arg);
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq < 0 && i + 1 < execArgv.length && !execArgv[i + 1].startsWith('-') ? execArgv[++i] : null;
+    if (!WORKER_OPTIONS.test(name)) continue;
+    out.push(arg);
+    if (value !== null) out.push(value);
   }
   return out;
 }
 
-class WorkerPool implements Renderer {
+export class WorkerPool implements Renderer {
   readonly #size: number;
   /** Sent to every worker as its workerData (fonts folder, image and data limits); the network policy goes per job. */
   readonly #settings: RenderSettings;
@@ -100,21 +147,31 @@ class WorkerPool implements Renderer {
   #closed = false;
   #spawnBlockedUntil = 0;
   #respawnTimer: NodeJS.Timeout | null = null;
+  #failedStarts = 0;
+  /** Set when worker threads cannot be had: every job renders on the main thread. */
+  #inline: InlineRenderer | null = null;
 
   constructor(size: number, settings: RenderSettings, log: (line: string) => void) {
     this.#size = size;
     this.#settings = settings;
     this.#log = log;
-    for (let i = 0; i < size; i++) this.#spawn();
+    this.#refill();
   }
 
+  /** Never rejects: every way a job can fail ends in an outcome. */
   render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
     if (this.#closed) return Promise.resolve(STOPPED);
+    if (this.#inline) return this.#inline.render(job, priority, onStart);
     return new Promise((resolve) => {
       const queued: QueuedJob = { id: this.#nextId++, job, onStart, resolve };
       (priority === 'interactive' ? this.#interactive : this.#batch).push(queued);
       this.#dispatch();
     });
+  }
+
+  /** The worker threads now in the pool (tests stop one to see the pool recover; diagnostics). */
+  threads(): Worker[] {
+    return [...this.#slots].map((s) => s.worker);
   }
 
   /** Fails queued jobs, lets running ones finish (up to a few seconds), then stops the workers. */
@@ -125,67 +182,171 @@ class WorkerPool implements Renderer {
     this.#interactive.length = 0;
     this.#batch.length = 0;
     const deadline = Date.now() + CLOSE_GRACE_MS;
-    while (Date.now() < deadline && [...this.#slots].some((s) => s.running.size > 0)) {
+    while (Date.now() < deadline && [...this.#slots].some((s) => s.running.size + s.sent.length > 0)) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    for (const slot of this.#slots) for (const job of slot.running.values()) job.resolve(STOPPED);
+    for (const slot of this.#slots) for (const job of [...slot.sent, ...slot.running.values()]) this.#finish(job, STOPPED);
     await Promise.all([...this.#slots].map((s) => s.worker.terminate()));
     this.#slots.clear();
   }
 
-  #spawn(): void {
+  /** Starts one worker; false when `new Worker` itself throws (then nothing was added). */
+  #spawn(): boolean {
     const entry = workerEntry();
-    const worker = new Worker(entry.target, { eval: entry.eval, workerData: this.#settings, execArgv: workerExecArgv() });
-    const slot: Slot = { worker, ready: false, running: new Map() };
+    let worker: Worker;
+    try {
+      worker = this.#newWorker(entry);
+    } catch (err) {
+      this.#log(`render worker cannot be started: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+    const slot: Slot = { worker, ready: false, sent: [], running: new Map() };
     this.#slots.add(slot);
-    worker.on('message', (msg: WorkerMessage) => {
-      if (msg.type === 'ready') {
-        slot.ready = true;
-        return;
-      }
-      const job = slot.running.get(msg.id);
-      if (!job) return;
-      slot.running.delete(msg.id);
-      if (slot.running.size === 0) worker.unref();
-      job.resolve(msg.outcome);
-      this.#dispatch();
-    });
+    worker.on('message', (msg: WorkerMessage) => this.#message(slot, msg));
     worker.on('error', (err) => this.#lost(slot, err));
     worker.on('exit', (code) => this.#lost(slot, new Error(`render worker exited with code ${code}`)));
     // An idle worker must not keep the process alive; a busy one does (ref'd while it holds jobs).
     worker.unref();
+    return true;
+  }
+
+  /** With the parent's options a worker accepts; should those still be refused, with none (tsx comes via the bootstrap). */
+  #newWorker(entry: { target: URL | string; eval: boolean }): Worker {
+    const options = { eval: entry.eval, workerData: this.#settings };
+    try {
+      return new Worker(entry.target, { ...options, execArgv: workerExecArgv() });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+      return new Worker(entry.target, { ...options, execArgv: [] });
+    }
+  }
+
+  #message(slot: Slot, msg: WorkerMessage): void {
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      this.#failedStarts = 0;
+      return;
+    }
+    if (msg.type === 'received') {
+      const at = slot.sent.findIndex((j) => j.id === msg.id);
+      if (at < 0) return;
+      const [job] = slot.sent.splice(at, 1);
+      slot.running.set(job.id, job);
+      job.onStart?.();
+      this.#watch(slot, job);
+      return;
+    }
+    if (msg.type === 'unreadable') {
+      // Messages arrive in order: the one that could not be read is the oldest not yet confirmed.
+      const job = slot.sent.shift();
+      if (job) this.#finish(job, handOverFailed(new Error(msg.detail)));
+      this.#idle(slot);
+      this.#dispatch();
+      return;
+    }
+    const job = slot.running.get(msg.id);
+    if (!job) return;
+    slot.running.delete(msg.id);
+    this.#finish(job, msg.outcome);
+    this.#idle(slot);
+    this.#dispatch();
+  }
+
+  /** The outside limit: a worker still busy with the job renderMs + grace after it got it is stopped. */
+  #watch(slot: Slot, job: QueuedJob): void {
+    const renderMs = this.#settings.limits.renderMs;
+    job.timer = setTimeout(() => {
+      if (!slot.running.has(job.id) || slot.overdue) return;
+      slot.overdue = job;
+      this.#log(`render worker stopped: a render went past render_ms (${renderMs} ms) without ending`);
+      void slot.worker.terminate();
+    }, renderMs + OVERTIME_GRACE_MS);
+    job.timer.unref();
+  }
+
+  #finish(job: QueuedJob, outcome: RenderOutcome): void {
+    if (job.timer) clearTimeout(job.timer);
+    job.resolve(outcome);
+  }
+
+  #idle(slot: Slot): void {
+    if (slot.running.size === 0 && slot.sent.length === 0) slot.worker.unref();
   }
 
   #lost(slot: Slot, err: Error): void {
     if (!this.#slots.delete(slot)) return;
+    const jobs = [...slot.sent, ...slot.running.values()];
     if (this.#closed) {
-      for (const job of slot.running.values()) job.resolve(STOPPED);
+      for (const job of jobs) this.#finish(job, STOPPED);
       return;
     }
-    this.#log(`render worker stopped: ${err.stack ?? err.message}`);
-    for (const job of slot.running.values()) {
-      job.resolve({ ok: false, code: 'render_crashed', message: 'The document could not be rendered.', internal: true, detail: err.message });
+    const overdue = slot.overdue;
+    if (overdue) {
+      // Stopped from here for one job's time: that job fails; the others it held go back to the front of the queue.
+      this.#finish(overdue, overtime(this.#settings.limits.renderMs));
+      const innocent = jobs.filter((j) => j !== overdue);
+      for (const job of innocent.reverse()) {
+        if (job.timer) clearTimeout(job.timer);
+        if (job.requeued) {
+          this.#finish(job, CRASHED('its render worker was stopped twice for other renders'));
+          continue;
+        }
+        job.requeued = true;
+        job.onStart = undefined;
+        this.#interactive.unshift(job);
+      }
+    } else {
+      this.#log(`render worker stopped: ${err.stack ?? err.message}`);
+      for (const job of jobs) this.#finish(job, CRASHED(err.message));
     }
-    if (!slot.ready) this.#spawnBlockedUntil = Date.now() + RESPAWN_DELAY_MS;
+    if (!slot.ready && !overdue) {
+      this.#spawnBlockedUntil = Date.now() + RESPAWN_DELAY_MS;
+      if (++this.#failedStarts >= MAX_FAILED_STARTS) {
+        this.#toInline(`${MAX_FAILED_STARTS} render workers in a row stopped before they were ready`);
+        return;
+      }
+    }
     this.#dispatch();
   }
 
+  /** No worker threads to be had: queued jobs and all later ones render on the main thread. */
+  #toInline(reason: string): void {
+    if (this.#inline) return;
+    this.#log(`render workers unavailable (${reason}); rendering on the main thread instead`);
+    this.#inline = new InlineRenderer(this.#settings);
+    if (this.#respawnTimer) clearTimeout(this.#respawnTimer);
+    const queued = [...this.#interactive, ...this.#batch];
+    this.#interactive.length = 0;
+    this.#batch.length = 0;
+    for (const q of queued) {
+      void this.#inline.render(q.job, 'interactive', q.onStart).then(q.resolve, (err: unknown) => q.resolve(CRASHED(String(err))));
+    }
+  }
+
   #dispatch(): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#inline) return;
     this.#refill();
+    if (this.#inline) return;
     for (;;) {
       const queue = this.#interactive.length > 0 ? this.#interactive : this.#batch;
       if (queue.length === 0) return;
       let best: Slot | null = null;
       for (const slot of this.#slots) {
-        if (slot.running.size < PER_WORKER && (!best || slot.running.size < best.running.size)) best = slot;
+        const load = slot.running.size + slot.sent.length;
+        if (!slot.overdue && load < PER_WORKER && (!best || load < best.running.size + best.sent.length)) best = slot;
       }
       if (!best) return;
       const next = queue.shift()!;
-      best.running.set(next.id, next);
+      try {
+        best.worker.postMessage({ id: next.id, job: next.job } satisfies WorkerRequest);
+      } catch (err) {
+        // Data the structured clone cannot copy (a DataCloneError; a stack overflow on deeply nested data): this
+        // job fails alone, the slot stays free, the queue goes on.
+        this.#finish(next, handOverFailed(err));
+        continue;
+      }
+      best.sent.push(next);
       best.worker.ref();
-      next.onStart?.();
-      best.worker.postMessage({ id: next.id, job: next.job } satisfies WorkerRequest);
     }
   }
 
@@ -201,6 +362,12 @@ class WorkerPool implements Renderer {
       this.#respawnTimer.unref();
       return;
     }
-    while (this.#slots.size < this.#size) this.#spawn();
+    while (this.#slots.size < this.#size) {
+      if (!this.#spawn()) {
+        // `new Worker` refused outright (no threads here, options it will not take): no use retrying.
+        if (this.#slots.size === 0) this.#toInline('a worker thread cannot be created');
+        return;
+      }
+    }
   }
 }

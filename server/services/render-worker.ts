@@ -7,13 +7,23 @@ import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } f
 import { loadEngine } from './engine.js';
 
 export type WorkerRequest = { id: number; job: RenderJob };
-export type WorkerMessage = { type: 'ready' } | { type: 'result'; id: number; outcome: RenderOutcome };
+export type WorkerMessage =
+  | { type: 'ready' }
+  /** The job arrived: from now on it is this worker's (the pool counts it as running). */
+  | { type: 'received'; id: number }
+  /** A message could not be read here (deserialising its data failed): the oldest job not yet received is lost. */
+  | { type: 'unreadable'; detail: string }
+  | { type: 'result'; id: number; outcome: RenderOutcome };
 
 const port = parentPort;
 if (port) {
   // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
   const core = new RenderCore(workerData as RenderSettings);
+  port.on('messageerror', (err: Error) => {
+    port.postMessage({ type: 'unreadable', detail: err.message } satisfies WorkerMessage);
+  });
   port.on('message', (msg: WorkerRequest) => {
+    port.postMessage({ type: 'received', id: msg.id } satisfies WorkerMessage);
     void core.render(msg.job).then((outcome) => {
       const transfer: ArrayBuffer[] = [];
       if (outcome.ok) {
@@ -24,7 +34,13 @@ if (port) {
           if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength && !transfer.includes(buffer)) transfer.push(buffer);
         }
       }
-      port.postMessage({ type: 'result', id: msg.id, outcome } satisfies WorkerMessage, transfer);
+      try {
+        port.postMessage({ type: 'result', id: msg.id, outcome } satisfies WorkerMessage, transfer);
+      } catch (err) {
+        // An outcome is plain data; should one still not copy, the job fails rather than waiting for ever.
+        const failed: RenderOutcome = { ok: false, code: 'render_failed', message: 'The document could not be rendered.', internal: true, detail: `result not sent: ${err instanceof Error ? err.message : String(err)}` };
+        port.postMessage({ type: 'result', id: msg.id, outcome: failed } satisfies WorkerMessage);
+      }
     });
   });
   loadEngine().then(

@@ -4,6 +4,7 @@
  * the errors and fields; the render side compiles again and caches by uuid + version.
  */
 import crypto from 'node:crypto';
+import type { ErrorCode } from '../errors/catalogue.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../config.js';
@@ -31,7 +32,7 @@ export const DEFAULT_DELIMITERS: [string, string] = ['{{', '}}'];
 const KINDS: Record<string, TemplateKind> = { '.docx': 'docx', '.docm': 'docx', '.json': 'json' };
 
 export interface ImportWarning {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

@@ -109,7 +109,11 @@ export class TokenService {
       return null;
     }
     if (record.last_used_at === undefined || Date.parse(record.last_used_at) < now - LAST_USED_RESOLUTION_MS) {
-      this.repo.touch(record.id, new Date(now).toISOString());
+      try {
+        this.repo.touch(record.id, new Date(now).toISOString());
+      } catch {
+        // Best effort (a full disk): the request is served all the same; the next use tries again.
+      }
     }
     return { tokenId: record.id, name: record.name, readOnly: record.read_only };
   }

@@ -1,8 +1,11 @@
-/** Generated files on disk: written to tmp/ first and renamed into place, so no half-written file is ever seen. */
+/**
+ * Generated files on disk: written to tmp/, fsynced, renamed into place and the bucket folder fsynced, so no
+ * half-written file is ever seen and a written file survives a crash (docs/store.md, "Write order").
+ */
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Layout } from './layout.js';
+import { syncDir, writeFileAtomic } from './json-file.js';
 
 export type FileVariant = 'output' | 'editable';
 
@@ -21,17 +24,12 @@ export class DocumentFiles {
   async write(id: number, ext: string, bytes: Uint8Array, variant: FileVariant = 'output'): Promise<void> {
     const bucket = this.#layout.documentBucket(id);
     if (!this.#madeBuckets.has(bucket)) {
-      await fs.promises.mkdir(bucket, { recursive: true });
+      const made = await fs.promises.mkdir(bucket, { recursive: true });
+      // A new bucket folder must itself be durable before a file in it can be.
+      if (made !== undefined) await syncDir(path.dirname(bucket));
       this.#madeBuckets.add(bucket);
     }
-    const tmp = path.join(this.#layout.tmp, `${id}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await fs.promises.writeFile(tmp, bytes);
-      await fs.promises.rename(tmp, this.path(id, ext, variant));
-    } catch (err) {
-      await fs.promises.rm(tmp, { force: true });
-      throw err;
-    }
+    await writeFileAtomic(this.path(id, ext, variant), bytes, { tmpDir: this.#layout.tmp });
   }
 
   /** Opens a file for streaming; undefined when it does not exist. */
@@ -46,7 +44,10 @@ export class DocumentFiles {
     }
   }
 
-  /** Removes every file of a document (output and editable copy). */
+  /**
+   * Removes every file of a document (output and editable copy). Not fsynced: it runs after the record change that
+   * makes the files orphans, and an orphan that comes back after a crash is removed at the next start.
+   */
   async remove(id: number, ext: string): Promise<void> {
     await Promise.all([
       fs.promises.rm(this.path(id, ext), { force: true }),

@@ -176,6 +176,11 @@ export class DocumentRepository {
     return due;
   }
 
+  /** Every record, in id order (reconcile at start). Do not mutate it. */
+  all(): readonly DocumentRecord[] {
+    return this.#ordered;
+  }
+
   /** Records left pending/processing by a previous run that stopped. */
   unfinished(): DocumentRecord[] {
     const out: DocumentRecord[] = [];
@@ -195,7 +200,7 @@ export class DocumentRepository {
   #shard(n: number): Shard {
     let shard = this.#shards.get(n);
     if (!shard) {
-      const adapter = new CoalescingJsonFile<ShardFile>(this.#layout.shardFile(n));
+      const adapter = new CoalescingJsonFile<ShardFile>(this.#layout.shardFile(n), this.#layout.tmp);
       shard = { adapter, db: new Low<ShardFile>(adapter, { shard: n, last_id: 0, documents: [] }) };
       this.#shards.set(n, shard);
     }

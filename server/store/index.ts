@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs';
 import { Layout } from './layout.js';
-import { openMeta, writeMeta, type Meta } from './meta.js';
-import { acquireLock } from './lock.js';
+import { isNoSpace } from '../errors/storage.js';
+import { SCHEMA_VERSION, openMeta, readMeta, writeMeta, type Meta } from './meta.js';
+import { acquireLock, writeLockFor } from './lock.js';
 import { loadSecret } from './secret.js';
 import { TokenRepository } from './tokens.js';
 import { TemplateRepository } from './templates.js';
@@ -13,6 +14,7 @@ import { DocumentRepository } from './documents.js';
 import { DocumentFiles } from './document-files.js';
 import { IdempotencyLog } from './idempotency.js';
 import { SettingsRepository } from './settings.js';
+import { Reconciler } from './reconcile.js';
 
 export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
 export type { DocumentFilter } from './documents.js';
@@ -48,37 +50,56 @@ export interface OpenStoreOptions {
 function prepare(dataDir: string, log: (line: string) => void): { layout: Layout; meta: Meta; fresh: boolean } {
   fs.mkdirSync(dataDir, { recursive: true });
   const layout = new Layout(dataDir);
-  const { meta, fresh } = openMeta(layout, log);
+  // An upgrade (or the first meta.json) is written under write.lock: the service and CLI commands started together
+  // must not upgrade the layout twice at once. An up-to-date data dir is only read (a read-only one still lists).
+  const current = readMeta(layout);
+  const upgrade = current === null || current.schema_version < SCHEMA_VERSION;
+  const { meta, fresh } = upgrade ? writeLockFor(dataDir).run(() => openMeta(layout, log)) : openMeta(layout, log);
   return { layout, meta, fresh };
 }
 
 /** Opens the whole store for the service; fails if another service holds the data dir. */
 export async function openStore(dataDir: string, options: OpenStoreOptions = {}): Promise<Store> {
   const log = options.log ?? (() => undefined);
-  const { layout, meta, fresh } = prepare(dataDir, log);
-  const release = acquireLock(layout);
+  // service.lock first: a second service must not touch the data dir (not even to upgrade it).
+  fs.mkdirSync(dataDir, { recursive: true });
+  const release = acquireLock(new Layout(dataDir), log);
+  writeLockFor(dataDir).log = log;
   try {
-    // Temp files of writes cut short by a crash.
-    fs.rmSync(layout.tmp, { recursive: true, force: true });
-    fs.mkdirSync(layout.tmp, { recursive: true });
+    const { layout, meta, fresh } = prepare(dataDir, log);
+    // Leftovers of writes a crash cut short (docs/store.md, "Write order"), one log line per action.
+    const reconciler = new Reconciler(layout, log);
+    reconciler.temps();
     const documents = await DocumentRepository.open(layout);
+    await reconciler.documents(documents);
+    const templates = new TemplateRepository(layout);
+    // Under write.lock: a `docloom import` writes its folder, then its record, under the same lock. On a full disk
+    // the lock file cannot be made, but neither can an import's folder: reconcile without it.
+    try {
+      writeLockFor(dataDir).run(() => reconciler.templates(templates));
+    } catch (err) {
+      if (!isNoSpace(err)) throw err;
+      reconciler.templates(templates);
+    }
+    const idempotency = new IdempotencyLog(layout.idempotency, log);
     const store: Store = {
       dataDir,
       fresh,
       meta,
       secret: loadSecret(layout),
       tokens: new TokenRepository(layout.tokens),
-      templates: new TemplateRepository(layout),
+      templates,
       documents,
       files: new DocumentFiles(layout),
-      idempotency: new IdempotencyLog(layout.idempotency),
+      idempotency,
       settings: new SettingsRepository(layout.settings),
       markSamplesSeeded() {
         meta.samples_seeded = true;
-        writeMeta(layout, meta);
+        writeLockFor(dataDir).run(() => writeMeta(layout, meta));
       },
       async close() {
         await documents.flush();
+        await idempotency.close();
         release();
       },
     };

@@ -1,40 +1,164 @@
 /**
- * lowdb adapters that write atomically (temp file in the same folder, then rename) with a unique temp name per
- * process and write, so the service and the CLI can both write the same small file without clobbering each
- * other's temp file (lowdb's own adapter uses one fixed `.name.tmp`).
+ * Durable, atomic file writes (docs/store.md, "Write order"): the data goes to a uniquely named temp file in the
+ * data dir's tmp/ (same file system), is fsynced, renamed over the destination, and the destination folder is
+ * fsynced, so once a write resolves its content survives a crash, and a crash at any instant leaves the old or
+ * the new content, never half of it. Temp names carry the writer's pid (`<name>.<pid>.<random>.tmp`), so the
+ * service and the CLI never clobber each other's temp file and the service's start only removes the temp files of
+ * writers that are gone (see reconcile.ts).
  *
  * The async adapter coalesces: while one write is on its way to disk, later writes wait and the next write
- * serialises the newest data once, so a burst of N changes costs about two JSON.stringify calls, not N.
+ * serialises the newest data once, so a burst of N changes costs about two JSON.stringify calls and two fsyncs,
+ * not N. Folder fsyncs are coalesced the same way (syncDir).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Adapter, SyncAdapter } from 'lowdb';
 
-function tempName(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+/** Folders cannot be opened for fsync on Windows; there a rename is as durable as NTFS makes it. */
+const CAN_SYNC_DIRS = process.platform !== 'win32';
+
+/** The temp folder for a file directly in the data dir (tokens.json, templates.json, meta.json, settings.json…). */
+export function defaultTmpDir(file: string): string {
+  return path.join(path.dirname(file), 'tmp');
 }
 
-/** Writes `text` to `file` atomically (readers see the old or the new content, never a half-written file). */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const tmp = tempName(file);
+export function tempName(file: string, tmpDir: string): string {
+  return path.join(tmpDir, `${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** The pid in a temp file's name (`<name>.<pid>.<hex>.tmp`, or the older `.<name>.<pid>.<hex>.tmp`), or null. */
+export function tempWriterPid(name: string): number | null {
+  const m = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+export function fsyncDirSync(dir: string): void {
+  if (!CAN_SYNC_DIRS) return;
+  const fd = fs.openSync(dir, 'r');
   try {
-    fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = tempName(file);
+async function fsyncDirOnce(dir: string): Promise<void> {
+  if (!CAN_SYNC_DIRS) return;
+  const handle = await fs.promises.open(dir, 'r');
   try {
-    await fs.promises.writeFile(tmp, data);
-    await fs.promises.rename(tmp, file);
-  } catch (err) {
-    await fs.promises.rm(tmp, { force: true });
-    throw err;
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+interface DirSyncState {
+  running: Promise<void> | null;
+  next: Promise<void> | null;
+}
+
+/** One entry per folder ever synced (the data dir's few folders and its file buckets). */
+const dirSyncs = new Map<string, DirSyncState>();
+
+/**
+ * fsyncs a folder so the renames and removals in it are durable. Coalesced per folder: a call made while a sync of
+ * the folder is running waits for one more sync, shared by every call made meanwhile.
+ */
+export function syncDir(dir: string): Promise<void> {
+  let s = dirSyncs.get(dir);
+  if (!s) {
+    s = { running: null, next: null };
+    dirSyncs.set(dir, s);
+  }
+  const state = s;
+  const start = (): Promise<void> => {
+    const p: Promise<void> = fsyncDirOnce(dir).finally(() => {
+      if (state.running === p) state.running = null;
+    });
+    state.running = p;
+    return p;
+  };
+  if (state.next) return state.next;
+  if (!state.running) return start();
+  const next = state.running.catch(() => undefined).then(() => {
+    state.next = null;
+    return start();
+  });
+  state.next = next;
+  return next;
+}
+
+export interface AtomicWriteOptions {
+  /** Where the temp file goes (default: tmp/ beside the file, i.e. the data dir's tmp/ for its top-level files). */
+  tmpDir?: string;
+  mode?: number;
+}
+
+function isEnoent(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/**
+ * Writes `data` to `file` durably and atomically (see the top of this file). A temp file that vanished under the
+ * writer (tmp/ missing, or a starting service removed it) is written again, up to three times.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const tmpDir = options.tmpDir ?? defaultTmpDir(file);
+  for (let attempt = 0; ; attempt++) {
+    const tmp = tempName(file, tmpDir);
+    try {
+      let fd: number;
+      try {
+        fd = fs.openSync(tmp, 'wx', options.mode ?? 0o666);
+      } catch (err) {
+        if (!isEnoent(err)) throw err;
+        fs.mkdirSync(tmpDir, { recursive: true });
+        fd = fs.openSync(tmp, 'wx', options.mode ?? 0o666);
+      }
+      try {
+        fs.writeFileSync(fd, data);
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
+      fsyncDirSync(path.dirname(file));
+      return;
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      if (!isEnoent(err) || attempt >= 2) throw err;
+    }
+  }
+}
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const tmpDir = options.tmpDir ?? defaultTmpDir(file);
+  for (let attempt = 0; ; attempt++) {
+    const tmp = tempName(file, tmpDir);
+    try {
+      let handle: fs.promises.FileHandle;
+      try {
+        handle = await fs.promises.open(tmp, 'wx', options.mode ?? 0o666);
+      } catch (err) {
+        if (!isEnoent(err)) throw err;
+        await fs.promises.mkdir(tmpDir, { recursive: true });
+        handle = await fs.promises.open(tmp, 'wx', options.mode ?? 0o666);
+      }
+      try {
+        await handle.writeFile(data);
+        // The data and its size; the name is made durable by the rename and the folder's fsync.
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rename(tmp, file);
+      await syncDir(path.dirname(file));
+      return;
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      if (!isEnoent(err) || attempt >= 2) throw err;
+    }
   }
 }
 
@@ -53,16 +177,19 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-/** Small files (tokens, templates, meta): synchronous, pretty-printed, read-modify-write under the caller's control. */
+/** Small files (tokens, templates, meta, settings): synchronous, pretty-printed, read-modify-write under the caller's control. */
 export class JsonFileSync<T> implements SyncAdapter<T> {
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    readonly tmpDir = defaultTmpDir(file),
+  ) {}
 
   read(): T | null {
     return readJson<T>(this.file);
   }
 
   write(data: T): void {
-    writeFileAtomicSync(this.file, JSON.stringify(data, null, 2) + '\n');
+    writeFileAtomicSync(this.file, JSON.stringify(data, null, 2) + '\n', { tmpDir: this.tmpDir });
   }
 }
 
@@ -72,7 +199,10 @@ export class CoalescingJsonFile<T> implements Adapter<T> {
   #writing: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    readonly tmpDir = defaultTmpDir(file),
+  ) {}
 
   async read(): Promise<T | null> {
     return readJson<T>(this.file);
@@ -86,7 +216,7 @@ export class CoalescingJsonFile<T> implements Adapter<T> {
     const next = previous.catch(() => undefined).then(async () => {
       this.#queued = null;
       const text = JSON.stringify(this.#latest);
-      const current = writeFileAtomic(this.file, text);
+      const current = writeFileAtomic(this.file, text, { tmpDir: this.tmpDir });
       this.#writing = current;
       try {
         await current;

@@ -3,7 +3,8 @@
  *
  *   meta.json                     schema version, creation time, whether the samples were offered
  *   secret.key                    HMAC key for signed download links (created once, mode 0600)
- *   service.lock                  pid of the service using this data dir
+ *   service.lock                  pid and start time of the service using this data dir
+ *   write.lock                    held during one change to tokens/templates/meta (lock.ts)
  *   tokens.json                   API tokens (SHA-256 hashes only)
  *   templates.json                template records
  *   settings.json                 settings changed at run time (the GUI's switches); absent until first changed
@@ -11,7 +12,7 @@
  *   documents/records/shard-<n>.json   document records with ids n*1000+1 … (n+1)*1000
  *   documents/files/<n>/<id>.<ext>     generated files, bucketed the same way
  *   idempotency.jsonl             Idempotency-Key results (append-only, compacted on start)
- *   tmp/                          temp files before their atomic rename (emptied on start)
+ *   tmp/                          temp files before their atomic rename (those of writers gone: removed on start)
  */
 import path from 'node:path';
 
@@ -32,6 +33,9 @@ export class Layout {
   }
   get lock(): string {
     return path.join(this.dataDir, 'service.lock');
+  }
+  get writeLock(): string {
+    return path.join(this.dataDir, 'write.lock');
   }
   get tokens(): string {
     return path.join(this.dataDir, 'tokens.json');

@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import type { Layout } from './layout.js';
-import { writeFileAtomicSync } from './json-file.js';
+import path from 'node:path';
+import { fsyncDirSync, writeFileAtomicSync } from './json-file.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -35,6 +36,9 @@ const UPGRADES: Upgrade[] = [
       fs.mkdirSync(layout.documentRecordsDir, { recursive: true });
       fs.mkdirSync(layout.documentFilesDir, { recursive: true });
       fs.mkdirSync(layout.templateFilesDir, { recursive: true });
+      fs.mkdirSync(layout.tmp, { recursive: true });
+      // The new folders are durable once their parents are synced (the data dir itself is synced by writeMeta).
+      fsyncDirSync(path.dirname(layout.documentRecordsDir));
     },
   },
 ];

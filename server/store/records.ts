@@ -3,6 +3,7 @@
  * layer prints them in Laravel's microsecond format). Names follow the API's snake_case so the files read like
  * the responses.
  */
+import type { ErrorCode } from '../errors/catalogue.js';
 import type { Field } from '../engine/model/types.js';
 
 export type TemplateKind = 'json' | 'docx';
@@ -29,7 +30,7 @@ export interface TemplateRecord {
   sample_data: Record<string, unknown>;
   schema: Record<string, unknown>;
   /** What the import changed in the file (e.g. `macros_removed`); absent when nothing. */
-  import_warnings?: Array<{ code: string; message: string }>;
+  import_warnings?: Array<{ code: ErrorCode; message: string }>;
   created_at: string;
   updated_at: string;
 }
@@ -49,7 +50,7 @@ export interface DocumentRecord {
   locale: string | null;
   expires_at: string;
   expired: 0 | 1;
-  error: { code: string; message: string } | null;
+  error: { code: ErrorCode; message: string } | null;
   pages: number | null;
   size: number | null;
   /** True when an editable copy (the filled .docx) was written beside the output. */

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import type { Layout } from './layout.js';
+import { writeFileAtomicSync } from './json-file.js';
 
 export function loadSecret(layout: Layout): Buffer {
   try {
@@ -11,6 +12,6 @@ export function loadSecret(layout: Layout): Buffer {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const key = crypto.randomBytes(32);
-  fs.writeFileSync(layout.secret, key.toString('hex') + '\n', { mode: 0o600 });
+  writeFileAtomicSync(layout.secret, key.toString('hex') + '\n', { tmpDir: layout.tmp, mode: 0o600 });
   return key;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Layout } from './layout.js';
 import type { TemplateKind, TemplateRecord } from './records.js';
 import { SharedJsonFile } from './shared-file.js';
-import { writeFileAtomicSync } from './json-file.js';
+import { fsyncDirSync, writeFileAtomicSync } from './json-file.js';
 
 interface TemplatesFile {
   last_id: number;
@@ -42,6 +42,11 @@ export class TemplateRepository {
     return this.#byId.get(id);
   }
 
+  /** Every record (reconcile at start). Do not mutate it. */
+  all(): readonly TemplateRecord[] {
+    return this.#file.data.templates;
+  }
+
   count(): number {
     return this.#file.data.templates.length;
   }
@@ -57,14 +62,25 @@ export class TemplateRepository {
     return { total: matching.length, items: matching.slice(query.offset, query.offset + query.limit) };
   }
 
-  /** Writes the file first, then the record, so a record never points at a missing file. */
+  /**
+   * Writes the file first, then the record, so a record never points at a missing file. Changes to the records
+   * and to the template folders run under the data dir's write.lock (the CLI's `import` may run at the same time).
+   */
   create(input: Omit<TemplateRecord, 'id' | 'version'>, file: Uint8Array): TemplateRecord {
-    this.#writeFile(input.uuid, 1, input.kind, file);
-    return this.#file.update((data) => {
-      const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
-      data.last_id = record.id;
-      data.templates.push(record);
-      return record;
+    return this.#file.lock.run(() => {
+      try {
+        this.#writeFile(input.uuid, 1, input.kind, file);
+        return this.#file.update((data) => {
+          const record: TemplateRecord = { ...input, id: data.last_id + 1, version: 1 };
+          data.last_id = record.id;
+          data.templates.push(record);
+          return record;
+        });
+      } catch (err) {
+        // Not stored (a full disk…): no folder is left behind.
+        fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
+        throw err;
+      }
     });
   }
 
@@ -73,31 +89,44 @@ export class TemplateRepository {
    * kept (a queued async render may still read it); older ones are removed.
    */
   update(uuid: string, patch: Partial<Omit<TemplateRecord, 'id' | 'uuid' | 'created_at'>>, file?: Uint8Array): TemplateRecord | undefined {
+    return this.#file.lock.run(() => this.#update(uuid, patch, file));
+  }
+
+  #update(uuid: string, patch: Partial<Omit<TemplateRecord, 'id' | 'uuid' | 'created_at'>>, file?: Uint8Array): TemplateRecord | undefined {
     const current = this.getByUuid(uuid);
     if (!current) return undefined;
     const version = patch.version ?? current.version;
     const kind = patch.kind ?? current.kind;
-    if (file) this.#writeFile(uuid, version, kind, file);
-    const updated = this.#file.update((data) => {
-      const index = data.templates.findIndex((t) => t.uuid === uuid);
-      if (index < 0) return undefined;
-      const record: TemplateRecord = { ...data.templates[index], ...patch };
-      data.templates[index] = record;
-      return record;
-    });
+    let updated: TemplateRecord | undefined;
+    try {
+      if (file) this.#writeFile(uuid, version, kind, file);
+      updated = this.#file.update((data) => {
+        const index = data.templates.findIndex((t) => t.uuid === uuid);
+        if (index < 0) return undefined;
+        const record: TemplateRecord = { ...data.templates[index], ...patch };
+        data.templates[index] = record;
+        return record;
+      });
+    } catch (err) {
+      // Not stored (a full disk…): the new version's file goes; the template stays as it was.
+      if (file && version !== current.version) fs.rmSync(this.#layout.templateFile(uuid, version, kind), { force: true });
+      throw err;
+    }
     if (updated && file) this.#removeOldVersions(uuid, updated.version, updated.kind);
     return updated;
   }
 
   remove(uuid: string): boolean {
-    const removed = this.#file.update((data) => {
-      const index = data.templates.findIndex((t) => t.uuid === uuid);
-      if (index < 0) return false;
-      data.templates.splice(index, 1);
-      return true;
+    return this.#file.lock.run(() => {
+      const removed = this.#file.update((data) => {
+        const index = data.templates.findIndex((t) => t.uuid === uuid);
+        if (index < 0) return false;
+        data.templates.splice(index, 1);
+        return true;
+      });
+      if (removed) fs.rmSync(this.#layout.templateDir(uuid), { recursive: true, force: true });
+      return removed;
     });
-    if (removed) fs.rmSync(this.#layout.templateDir(uuid), { recursive: true, force: true });
-    return removed;
   }
 
   /** Path of the template's current file (for the render workers, which read and cache it themselves). */
@@ -110,8 +139,18 @@ export class TemplateRepository {
   }
 
   #writeFile(uuid: string, version: number, kind: TemplateKind, bytes: Uint8Array): void {
-    fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
-    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes);
+    for (let attempt = 0; ; attempt++) {
+      const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
+      // A new template folder must itself be durable before the record that names it is written.
+      if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
+      try {
+        writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
+        return;
+      } catch (err) {
+        // The folder went meanwhile (a starting service's reconcile, while the CLI imports): make it again.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 1) throw err;
+      }
+    }
   }
 
   #removeOldVersions(uuid: string, keep: number, kind: TemplateKind): void {

@@ -101,12 +101,25 @@ export function documentRecord(id: number, overrides: Partial<DocumentRecord> = 
   };
 }
 
-/** Writes `count` document records straight into a (closed) data dir, the way a long-used store looks. */
+/**
+ * Writes `count` document records straight into a (closed) data dir, the way a long-used store looks: a completed,
+ * unexpired record gets a stand-in file (the start-up reconcile fails completed records whose file is missing).
+ */
 export async function fillStore(dataDir: string, count: number, make: (id: number) => Partial<DocumentRecord> = () => ({})): Promise<void> {
   const store = await openStore(dataDir);
+  const buckets = new Set<string>();
   for (let i = 0; i < count; i++) {
     const id = store.documents.nextId();
-    await store.documents.insert(documentRecord(id, make(id)), false);
+    const record = documentRecord(id, make(id));
+    await store.documents.insert(record, false);
+    if (record.status === 'completed' && record.expired === 0) {
+      const file = store.files.path(id, record.output_type);
+      if (!buckets.has(path.dirname(file))) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        buckets.add(path.dirname(file));
+      }
+      fs.writeFileSync(file, '%PDF-1.4 stand-in\n');
+    }
   }
   await store.documents.writeAll();
   await store.close();

@@ -10,11 +10,11 @@ import { EngineError } from '../errors.js';
 const MAX_CODES = 4096;
 
 function invalid(reason: string): EngineError {
-  return new EngineError('image_invalid', `The GIF image is damaged: ${reason}.`);
+  return new EngineError('invalid_image', `The GIF image is damaged: ${reason}.`);
 }
 
 /**
- * Throws EngineError('image_invalid') unless the LZW stream at `dataOffset` (its code size byte, then sub-blocks
+ * Throws EngineError('invalid_image') unless the LZW stream at `dataOffset` (its code size byte, then sub-blocks
  * that omggif has already found well-formed) only uses defined codes before `pixels` pixels are produced.
  */
 export function assertGifLzwDecodable(bytes: Uint8Array, dataOffset: number, pixels: number): void {

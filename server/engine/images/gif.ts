@@ -8,7 +8,7 @@
  *   (omggif would wrap its rows round the canvas);
  * - an interlaced frame 2–4 rows high, whose rows omggif puts in the wrong places, is decoded as progressive and
  *   its rows put in interlaced order here.
- * A truncated or damaged file is refused (image_invalid) rather than partly shown.
+ * A truncated or damaged file is refused (invalid_image) rather than partly shown.
  */
 import { GifReader, type Frame } from 'omggif';
 import { EngineError } from '../errors.js';
@@ -17,7 +17,7 @@ import { checkPixelLimit } from './pixel-limit.js';
 import type { RgbaImage } from './rgba.js';
 
 function invalid(reason: string): EngineError {
-  return new EngineError('image_invalid', `The GIF image is damaged: ${reason}.`);
+  return new EngineError('invalid_image', `The GIF image is damaged: ${reason}.`);
 }
 
 function read(bytes: Uint8Array): GifReader {

@@ -24,7 +24,7 @@ function decoder(): WebpModule {
 }
 
 function invalid(reason: string): EngineError {
-  return new EngineError('image_invalid', `The WebP image is damaged: ${reason}.`);
+  return new EngineError('invalid_image', `The WebP image is damaged: ${reason}.`);
 }
 
 interface Chunk {

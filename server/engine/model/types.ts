@@ -10,6 +10,8 @@
  * the .json loader flatten named styles and inheritance), so the renderer never looks anything up.
  */
 
+import type { ErrorCode } from '../../errors/catalogue.js';
+
 export interface RunStyle {
   /** Family as the author wrote it ('Calibri', 'Times New Roman', 'Helvetica'); engine/pdf maps it to a bundled font. */
   font?: string;
@@ -203,7 +205,7 @@ export interface TemplateErrorLocation {
 }
 
 export interface TemplateError {
-  code: string;
+  code: ErrorCode;
   message: string;
   location: TemplateErrorLocation;
 }

@@ -71,10 +71,10 @@ export function prepareImage(src: string): PreparedImage {
     return hit;
   }
   if (typeof src !== 'string' || !src.startsWith('data:')) {
-    throw new EngineError('image_invalid', `An image must be given as a data: URI by the time it is drawn, got "${describe(String(src))}".`);
+    throw new EngineError('invalid_image', `An image must be given as a data: URI by the time it is drawn, got "${describe(String(src))}".`);
   }
   const comma = src.indexOf(',');
-  if (comma < 0) throw new EngineError('image_invalid', 'An image data: URI has no data.');
+  if (comma < 0) throw new EngineError('invalid_image', 'An image data: URI has no data.');
   const header = src.slice(5, comma).toLowerCase();
   const payload = src.slice(comma + 1);
   let data: Uint8Array;
@@ -83,7 +83,7 @@ export function prepareImage(src: string): PreparedImage {
       ? new Uint8Array(Buffer.from(payload, 'base64'))
       : new Uint8Array(Buffer.from(decodeURIComponent(payload), 'latin1'));
   } catch {
-    throw new EngineError('image_invalid', 'An image data: URI has badly percent-encoded data.');
+    throw new EngineError('invalid_image', 'An image data: URI has badly percent-encoded data.');
   }
   const format = formatOf(data);
   if (!format) {
@@ -94,9 +94,9 @@ export function prepareImage(src: string): PreparedImage {
   try {
     size = imageSize(data);
   } catch {
-    throw new EngineError('image_invalid', `The ${format} image is damaged or truncated.`);
+    throw new EngineError('invalid_image', `The ${format} image is damaged or truncated.`);
   }
-  if (!size.width || !size.height) throw new EngineError('image_invalid', `The ${format} image has no size.`);
+  if (!size.width || !size.height) throw new EngineError('invalid_image', `The ${format} image has no size.`);
   checkPixels(format, size.width, size.height);
   const image = convert(format, data, size.width, size.height);
   if (format === 'JPEG' && typeof size.orientation === 'number' && size.orientation >= 2 && size.orientation <= 8) {

@@ -20,6 +20,7 @@ import type { LaidBlock } from './layout/items.js';
 import { Painter } from './draw/painter.js';
 import { drawWatermark } from './draw/watermark.js';
 import { BodyFlow, Outline, type DeferredField } from './flow/body.js';
+import { RenderBudget, type RenderLimits } from './budget.js';
 import { baseGeometry, variantFor, withHeaderFooter, type LaidHeaderFooter, type PageGeometry } from './flow/section.js';
 
 export { setFontsDir } from './fonts/dir.js';
@@ -29,7 +30,13 @@ export interface RenderModelOptions {
   test: boolean;
   /** Overrides the model's metadata field by field. */
   metadata?: DocMetadata;
+  /** Most pages and milliseconds (from `start`, default now): past either the render fails with limit_exceeded. */
+  limits?: RenderLimits;
+  /** performance.now() when the render began (binding included); default: when renderModel is called. */
+  start?: number;
 }
+
+export type { RenderLimits } from './budget.js';
 
 export interface RenderedPdf {
   bytes: Uint8Array;
@@ -72,7 +79,7 @@ function decimalSeparatorOf(locale: unknown): string {
   return sep;
 }
 
-function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string): LaidSection {
+function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string, budget: RenderBudget): LaidSection {
   const base = baseGeometry(asObject(section.page));
   const width = base.right - base.left;
   const parts = new Map<Block[], LaidHeaderFooter>();
@@ -86,6 +93,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     maxImage: { width, height: (base.bottom - base.top) / 2 },
     decimalSeparator,
     pageMargins,
+    budget,
   };
   let headerHeight = 0;
   let footerHeight = 0;
@@ -110,6 +118,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     maxImage: { width, height: geo.bottom - geo.top },
     decimalSeparator,
     pageMargins,
+    budget,
   };
   const body = layoutBlocks(section.body, width, ctx);
   return { section, geo, body, parts, ctx };
@@ -135,6 +144,8 @@ function drawHeadersAndFooters(doc: jsPDF, painter: Painter, laid: LaidSection[]
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];
+    // Every page: a header or footer with page fields is laid out again for each one, which can take long.
+    ctx.budget?.now();
     if (parts.size === 0) continue;
     doc.setPage(page);
     painter.invalidate();
@@ -174,12 +185,15 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   const sectionsIn = Array.isArray(model.sections) ? model.sections.filter((s) => s && typeof s === 'object') : [];
   const sections: Section[] = sectionsIn.length > 0 ? sectionsIn : [{ page: undefined as unknown as Section['page'], body: [] }];
 
+  const budget = new RenderBudget(opts.limits, opts.start);
+  budget.now();
+
   // 1. Layout.
   resetStyleCaches();
   const fonts = new DocumentFonts();
   const bodyLists = new ListCounters();
   const decimal = decimalSeparatorOf(model.locale);
-  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal));
+  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal, budget));
 
   // 2. Document and fonts.
   const first = laid[0].geo;
@@ -201,7 +215,7 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   const deferred: DeferredField[] = [];
   const sectionStarts: number[] = [];
   laid.forEach((ls, i) => {
-    const flow = new BodyFlow(painter, ls.geo, outline, deferred);
+    const flow = new BodyFlow(painter, ls.geo, outline, deferred, budget);
     if (i > 0) flow.newPage();
     sectionStarts.push(flow.page);
     flow.blocks(ls.body);
@@ -209,6 +223,8 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
 
   // 4. Per page: page counts, headers, footers, watermark.
   const pages = doc.getNumberOfPages();
+  budget.pages(pages);
+  budget.now();
   for (const d of deferred) {
     doc.setPage(d.page);
     painter.invalidate();
@@ -219,6 +235,7 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
     let s = 0;
     for (let page = 1; page <= pages; page++) {
       while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
+      budget.tick();
       doc.setPage(page);
       drawWatermark(doc, laid[s].geo.width, laid[s].geo.height);
     }
@@ -226,6 +243,7 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
 
   // 5. Metadata and bytes.
   doc.setProperties(metadataOf(model, opts.metadata));
+  budget.now();
   return { bytes: new Uint8Array(doc.output('arraybuffer')), pages };
 }
 

@@ -8,13 +8,14 @@
  * `{{/}}` closes the innermost open section, whatever its name.
  */
 import type { TemplateError } from '../model/types.js';
+import type { ErrorCode } from '../../errors/catalogue.js';
 import { significant, type Container, type ParaInfo, type PartAnalysis, type TableInfo, type TagTok } from './analyze.js';
 
 function nameOf(tok: TagTok): string {
   return tok.tag.type === 'open' || tok.tag.type === 'close' ? tok.tag.ref.name : '';
 }
 
-type Report = (tok: TagTok, code: string, message: string) => void;
+type Report = (tok: TagTok, code: ErrorCode, message: string) => void;
 
 /**
  * Sections may nest this deep within one part (docs/templates.md). Everything after compiling (fields, binding,

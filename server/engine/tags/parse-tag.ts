@@ -4,6 +4,7 @@
  */
 import type { CName, CompiledFilter } from './types.js';
 import { compileFilter, FILTER_NAMES } from './filters.js';
+import type { ErrorCode } from '../../errors/catalogue.js';
 
 export type ParsedTag =
   | { type: 'var'; ref: CName; filters: CompiledFilter[] }
@@ -15,7 +16,7 @@ export type ParsedTag =
   | { type: 'comment' };
 
 export interface TagProblem {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -31,7 +32,7 @@ export function toName(name: string): CName {
 const SIZE = /^\s*(\d+(?:\.\d+)?)\s*[xX×]\s*(\d+(?:\.\d+)?)\s*$/;
 const MAX_BOX = 14400; // 200 inches: PDF's own page size limit.
 
-function fail(code: string, message: string): ParseResult {
+function fail(code: ErrorCode, message: string): ParseResult {
   return { ok: false, problem: { code, message } };
 }
 

@@ -63,6 +63,8 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
         image_pixels: c.limits.imagePixels,
         image_fetch_ms: c.limits.imageFetchMs,
         data_depth: c.limits.dataDepth,
+        render_ms: c.limits.renderMs,
+        pages_per_document: c.limits.pagesPerDocument,
       },
     });
   });

@@ -116,12 +116,12 @@ test('GIF decoding: interlaced rows, a full 12-bit LZW dictionary, a frame place
   assert.equal(alpha(18, 8), 0, 'past the frame');
 });
 
-test('a truncated GIF is refused as image_invalid (omggif reads whole files only)', () => {
+test('a truncated GIF is refused as invalid_image (omggif reads whole files only)', () => {
   const full = bytesOf(GIF_PATTERN);
   const cut = full.subarray(0, Math.floor(full.length / 2));
   assert.throws(() => decodeGifFirstFrame(cut, DEFAULT_MAX_IMAGE_PIXELS), (err: unknown) => {
     assert.ok(err instanceof EngineError, String(err));
-    assert.equal(err.code, 'image_invalid');
+    assert.equal(err.code, 'invalid_image');
     assert.match(err.message, /GIF image is damaged/);
     return true;
   });
@@ -189,14 +189,14 @@ function decodeGifInWorker(bytes: Uint8Array, timeoutMs: number): Promise<string
   });
 }
 
-test('LZW data that uses a code before defining it is image_invalid (omggif would loop for ever on it)', async () => {
+test('LZW data that uses a code before defining it is invalid_image (omggif would loop for ever on it)', async () => {
   // 4 × 4, min code size 2; codes 0, 7 (not yet defined), 1, 7: omggif's dictionary entry 7 then points at itself.
   const hang = 'data:image/gif;base64,R0lGODlhBAAEAIAAAP///wAAACwAAAAABAAEAAACA3iuAAA7';
   const bytes = bytesOf(hang);
-  assert.equal(await decodeGifInWorker(bytes, 10_000), 'image_invalid');
+  assert.equal(await decodeGifInWorker(bytes, 10_000), 'invalid_image');
   await assert.rejects(renderModel(model([para([image(hang, 20, 20)])]), { test: false }), (err: unknown) => {
     assert.ok(err instanceof EngineError, String(err));
-    assert.equal(err.code, 'image_invalid');
+    assert.equal(err.code, 'invalid_image');
     assert.match(err.message, /code before defining it/);
     return true;
   });
@@ -307,14 +307,14 @@ test('setMaxImagePixels lowers the limit, also for images decoded before', async
   }
 });
 
-test('damaged GIF and WebP images are image_invalid EngineErrors', async () => {
+test('damaged GIF and WebP images are invalid_image EngineErrors', async () => {
   const gifNoImage = new Uint8Array([...bytesOf(GIF_HALF).subarray(0, 13 + 6), 0x3b]);
   const webpGarbage = Buffer.from(bytesOf(WEBP_LOSSY_HALF));
   webpGarbage.fill(0x55, webpGarbage.indexOf('VP8 ', 12, 'latin1') + 8);
   for (const [src, label] of [[uri(gifNoImage, 'image/gif'), 'GIF without an image'], [uri(webpGarbage, 'image/webp'), 'WebP with a garbage bitstream']] as const) {
     await assert.rejects(renderModel(model([para([image(src, 20, 10)])]), { test: false }), (err: unknown) => {
       assert.ok(err instanceof EngineError, `${label}: ${String(err)}`);
-      assert.equal(err.code, 'image_invalid', `${label}: ${err.message}`);
+      assert.equal(err.code, 'invalid_image', `${label}: ${err.message}`);
       return true;
     });
   }

@@ -63,8 +63,8 @@ test('bad images are EngineErrors naming the problem', async () => {
   const cases: Array<[string, string]> = [
     ['data:image/png;base64,AAAAAAAA', 'image_unsupported'],
     ['data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=', 'image_unsupported'],
-    ['https://example.com/logo.png', 'image_invalid'],
-    [`data:image/png;base64,${encodePng(4, 4, () => [0, 0, 0, 255]).subarray(0, 40).toString('base64')}`, 'image_invalid'],
+    ['https://example.com/logo.png', 'invalid_image'],
+    [`data:image/png;base64,${encodePng(4, 4, () => [0, 0, 0, 255]).subarray(0, 40).toString('base64')}`, 'invalid_image'],
   ];
   for (const [src, code] of cases) {
     await assert.rejects(renderModel(model([para([image(src, 10, 10)])]), { test: false }), (err: unknown) => {

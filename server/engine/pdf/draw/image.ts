@@ -38,12 +38,12 @@ function processOnce(image: PreparedImage): ProcessedImage {
   try {
     scratch.addImage(image.data, image.format, 0, 0, 1, 1, image.key, 'FAST');
   } catch (err) {
-    throw new EngineError('image_invalid', `The ${image.format} image could not be decoded: ${(err as Error).message}`);
+    throw new EngineError('invalid_image', `The ${image.format} image could not be decoded: ${(err as Error).message}`);
   }
   const collections = (scratch as unknown as { internal: { collections: Record<string, Record<string, ProcessedImage>> } })
     .internal.collections;
   const result = Object.values(collections[IMAGES_COLLECTION] ?? {})[0];
-  if (!result) throw new EngineError('image_invalid', `The ${image.format} image could not be decoded.`);
+  if (!result) throw new EngineError('invalid_image', `The ${image.format} image could not be decoded.`);
   processed.set(image.key, result);
   if (processed.size > MAX_PROCESSED) processed.delete(processed.keys().next().value!);
   return result;

@@ -9,6 +9,7 @@ import type { FieldItem, LaidBlock, LaidParagraph, Line } from '../layout/items.
 import { paragraphHeight } from '../layout/blocks.js';
 import type { PageGeometry } from './section.js';
 import { drawBodyTable } from './table.js';
+import type { RenderBudget } from '../budget.js';
 
 export interface DeferredField {
   page: number;
@@ -46,6 +47,8 @@ export class BodyFlow {
     private readonly geo: PageGeometry,
     private readonly outline: Outline,
     private readonly deferred: DeferredField[],
+    /** The render's limits: pages are counted as they are added, time checked per block and page. */
+    private readonly budget?: RenderBudget,
   ) {
     this.page = painter.doc.getNumberOfPages();
     this.y = geo.top;
@@ -56,6 +59,7 @@ export class BodyFlow {
     this.painter.doc.addPage([width, height], width > height ? 'l' : 'p');
     this.painter.invalidate();
     this.page = this.painter.doc.getNumberOfPages();
+    this.budget?.pages(this.page);
     this.y = this.geo.top;
     this.atTop = true;
     this.overflowPage = overflow;
@@ -84,10 +88,13 @@ export class BodyFlow {
         return;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
+      this.budget?.tick();
       if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
       else {
         const frame = { left: this.geo.left, pageWidth: this.geo.width, pageHeight: this.geo.height, top: this.geo.top, bottom: this.geo.bottom };
-        this.y = drawBodyTable(this.painter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields());
+        this.y = drawBodyTable(this.painter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
+          // autotable adds its own pages: counted at every cell it draws.
+          () => this.budget?.pages(this.painter.doc.getNumberOfPages()));
         this.page = this.painter.doc.getCurrentPageInfo().pageNumber;
         this.atTop = false;
       }

@@ -81,7 +81,7 @@ function rowInput(plan: RowPlan): RowInput {
 
 /** Draws a body table from y on the current page; returns the y below it (on the page it ended on). */
 export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
-  newPage: () => void, fields: () => FieldValues): number {
+  newPage: () => void, fields: () => FieldValues, check?: () => void): number {
   const doc = painter.doc;
   const pageContent = frame.bottom - frame.top;
 
@@ -127,6 +127,7 @@ export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame,
     // The whole cell is drawn here and autotable's own drawing skipped (returning false): it would only add
     // an empty text operation per cell.
     willDrawCell: (data: CellHookData) => {
+      check?.();
       const laid = (data.cell.raw as Partial<CellWithLayout> | null)?.laid;
       if (!laid) return false;
       painter.invalidate();

@@ -12,6 +12,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
   if (!Array.isArray(blocks)) return out;
   for (const block of blocks as Block[]) {
     if (!block || typeof block !== 'object') continue;
+    ctx.budget?.tick();
     if (block.type === 'paragraph') out.push(layoutParagraph(block, width, ctx));
     else if (block.type === 'pageBreak') out.push({ kind: 'pageBreak' });
     else if (block.type === 'table') {

@@ -7,6 +7,7 @@
  * Lines are built in logical order with x measured from the paragraph's start edge, then converted to
  * physical positions (visual order, alignment) when a line is finished.
  */
+import type { RenderBudget } from '../budget.js';
 import type { Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
 import { familyFor, variantOf } from '../fonts/families.js';
 import type { Face } from '../fonts/faces.js';
@@ -38,6 +39,8 @@ export interface LayoutContext {
    * of 1.25-inch margins), so they count here too. Absent: stops end at the box's edge (table cells).
    */
   pageMargins?: { left: number; right: number };
+  /** The render's limits: time is checked per laid-out block. */
+  budget?: RenderBudget;
 }
 
 /** Word's default tab stops: every half inch. */
