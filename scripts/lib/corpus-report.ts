@@ -218,6 +218,18 @@ export async function corpusMain(argv: string[]): Promise<void> {
   if (loTrouble.length) {
     L.push('LibreOffice:');
     L.push('');
+    const cold = rows.filter((r) => r.lo === 'cold');
+    const withComments = cold.filter((r) => r.features.includes('comments')).length;
+    if (cold.length) {
+      L.push(
+        `${cold.length} file(s) killed the warm LibreOffice and were converted cold (their pages, text and ink are measured; their times are`,
+        `not in the speed-up)${withComments ? `; ${withComments} of them have comments (MANIFEST \`comments\`)` : ''}. Seen while writing this script: with`,
+        'Debian\'s `libreoffice-writer-nogui` 7.4, a document with comments loaded into a running soffice aborts it',
+        '(`NoSuchElementException` thrown from `Application::CreateInterimBuilder` while Writer builds a comment window,',
+        'signal 6), while `soffice --convert-to pdf` converts the same file.',
+        '',
+      );
+    }
     for (const r of loTrouble) L.push(`- \`${r.file}\`: ${r.lo}${r.loError ? ` — ${r.loError}` : ''}`);
     L.push('');
   }

@@ -61,6 +61,7 @@ interface Options {
   work: string;
   out: string;
   json: string;
+  runTimeoutMs: number;
 }
 
 function argValue(argv: string[], name: string): string | null {
@@ -79,6 +80,7 @@ function options(argv: string[]): Options {
     work: path.resolve(argValue(argv, '--work') ?? path.join(ROOT, '.tmp', 'fidelity')),
     out: path.resolve(argValue(argv, '--out') ?? path.join(ROOT, 'docs', 'fidelity.md')),
     json: path.resolve(argValue(argv, '--summary') ?? path.join(ROOT, 'docs', 'fidelity-corpus.json')),
+    runTimeoutMs: Number(argValue(argv, '--run-timeout') ?? RUN_TIMEOUT_MS) || RUN_TIMEOUT_MS,
   };
 }
 
@@ -122,28 +124,57 @@ function log(s: string): void {
 class DocloomChild {
   private child: ChildProcess | null = null;
 
-  private spawn(): ChildProcess {
+  /** Jobs each fresh child runs first, unmeasured (warm-up). */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly warmup: ChildJob[],
+  ) {}
+
+  /** A fresh child, once it has loaded the engine (its start-up is not part of any run's time limit). */
+  private async spawn(): Promise<ChildProcess> {
     const child = fork(path.join(ROOT, 'scripts', 'lib', 'fidelity-child.ts'), [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, NODE_OPTIONS: '' },
     });
     child.stderr?.on('data', () => {});
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('the docloom child did not start within 120 s')), 120_000);
+      child.once('message', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      child.once('exit', (code) => {
+        clearTimeout(t);
+        reject(new Error(`the docloom child exited (${code}) while starting`));
+      });
+    });
+    child.removeAllListeners('exit');
     return child;
   }
 
   async render(job: ChildJob): Promise<Pick<CorpusRow, 'status' | 'codes' | 'message' | 'docloomMs' | 'docloomRuns'>> {
-    if (!this.child || this.child.exitCode !== null) this.child = this.spawn();
+    if (!this.child || this.child.exitCode !== null) {
+      this.child = await this.spawn();
+      // A new child's first renders pay for loading fonts and compiling code paths, which a running service has
+      // done long before: it renders the warm-up files first (every measured file is still imported afresh).
+      for (const w of this.warmup) await this.renderNow(w);
+    }
+    return this.renderNow(job);
+  }
+
+  private async renderNow(job: ChildJob): Promise<Pick<CorpusRow, 'status' | 'codes' | 'message' | 'docloomMs' | 'docloomRuns'>> {
+    if (!this.child || this.child.exitCode !== null) this.child = await this.spawn();
     const child = this.child;
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout;
       const arm = (): void => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          finish({ status: 'timeout', codes: ['timeout'], message: `a run took longer than ${RUN_TIMEOUT_MS / 1000} s` });
+          finish({ status: 'timeout', codes: ['timeout'], message: `a run took longer than ${this.timeoutMs / 1000} s` });
           child.kill('SIGKILL');
           this.child = null;
-        }, RUN_TIMEOUT_MS);
+        }, this.timeoutMs);
       };
       let settled = false;
       const finish = (r: Awaited<ReturnType<DocloomChild['render']>>): void => {
@@ -155,6 +186,7 @@ class DocloomChild {
         resolve(r);
       };
       const onMessage = (m: ChildMessage): void => {
+        if (m.type === 'ready') return;
         if (m.type === 'run') return arm();
         if (m.status === 'ok') finish({ status: 'ok', docloomRuns: m.runs, docloomMs: median(m.runs) });
         else finish({ status: m.status, codes: m.codes, message: m.message });
@@ -333,10 +365,8 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   const pdfOf = (dir: string, r: CorpusRow): string => path.join(dir, r.file.replace(/\.docx$/i, '.pdf'));
 
   // 1. docloom
-  const child = new DocloomChild();
-  // Warm-up, not measured: the child's first renders pay for loading the engine, fonts and compiling code paths,
-  // which a running service has done long before (every measured file is still imported afresh).
-  for (const r of rows.slice(0, WARMUP_FILES)) await child.render({ file: path.join(opt.corpus, r.file), out: path.join(opt.work, 'warmup.pdf'), runs: 2 });
+  const warmup = rows.slice(0, WARMUP_FILES).map((r) => ({ file: path.join(opt.corpus, r.file), out: path.join(opt.work, 'warmup.pdf'), runs: 2 }));
+  const child = new DocloomChild(opt.runTimeoutMs, warmup);
   for (const [n, r] of rows.entries()) {
     Object.assign(r, await child.render({ file: path.join(opt.corpus, r.file), out: pdfOf(dirs.docloom, r), runs: RUNS }));
     log(`docloom ${n + 1}/${rows.length} ${r.file}: ${r.status}${r.codes ? ` ${r.codes.join(',')}` : ''}${r.docloomMs !== undefined ? ` ${r.docloomMs.toFixed(1)} ms` : ''}`);

@@ -5,6 +5,7 @@
  * nowhere in the package, renderPdf with data {} (the file rendered as a static document); the first run's PDF is
  * written to `out`. Messages back:
  *
+ *   {type: 'ready'}                                 once, when the engine is loaded
  *   {type: 'run', ms}                               after each run (the parent's timeout is per run)
  *   {type: 'done', status: 'ok', runs: [ms…], pages}
  *   {type: 'done', status: 'refused' | 'render_error' | 'crash', codes: [...], message}
@@ -20,6 +21,7 @@ export interface ChildJob {
 }
 
 export type ChildMessage =
+  | { type: 'ready' }
   | { type: 'run'; ms: number }
   | { type: 'done'; status: 'ok'; runs: number[]; pages: number; delimiters: [string, string] }
   | { type: 'done'; status: 'refused' | 'render_error' | 'crash'; codes: string[]; message: string; delimiters: [string, string] };
@@ -90,6 +92,8 @@ async function job({ file, out, runs }: ChildJob): Promise<void> {
   }
   return send({ type: 'done', status: 'ok', runs: times, pages, delimiters });
 }
+
+void send({ type: 'ready' });
 
 process.on('message', (msg: ChildJob) => {
   job(msg).catch((err: unknown) => send({ type: 'done', status: 'crash', codes: ['child_threw'], message: String(err), delimiters: ['', ''] }));
