@@ -4,9 +4,10 @@
  *
  *   1. docloom, in a child process (scripts/lib/fidelity-child.ts), one file at a time: status, codes, first PDF,
  *      median of 4 runs of import + compile + render; 30 s per run, past which the child is killed (timeout).
- *   2. LibreOffice, one warm headless process driven through python3-uno (scripts/lib/lo-convert.py), seeing only
- *      resources/fonts through a fontconfig made from families.ts; time = load + export + close. A file that kills
- *      it (or hangs it) is converted cold and left out of the warm times.
+ *   2. right after it, the same file by LibreOffice, one warm headless process driven through python3-uno
+ *      (scripts/lib/lo-convert.py), seeing only resources/fonts through a fontconfig made from families.ts;
+ *      time = load + export + close. A file that kills it (or hangs it) is converted cold and left out of the warm
+ *      times. Both sides first convert 3 files unmeasured after each (re)start.
  *   3. Metrics, two files at a time: pages, text similarity, ink F1 of pages 1..min(3, max pages) at 40 dpi.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -221,9 +222,12 @@ class WarmOffice {
   private proc: ChildProcess | null = null;
   private lines: AsyncIterator<string> | null = null;
 
+  /** `warmup`: files each fresh soffice converts first, unmeasured, to `scratch` (one that kills it is dropped). */
   constructor(
     private readonly profile: string,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly warmup: string[],
+    private readonly scratch: string,
   ) {}
 
   private async start(): Promise<void> {
@@ -237,6 +241,15 @@ class WarmOffice {
     this.lines = readline.createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
     const ready = await this.next(120_000);
     if (!ready || !JSON.parse(ready).ready) throw new Error('LibreOffice (lo-convert.py) did not start');
+    for (const file of [...this.warmup]) {
+      proc.stdin!.write(`${JSON.stringify({ in: file, out: this.scratch })}\n`);
+      const line = await this.next(LO_TIMEOUT_MS);
+      if (line === null || (JSON.parse(line) as LoAnswer).crashed) {
+        this.warmup.splice(this.warmup.indexOf(file), 1);
+        this.kill();
+        return this.start();
+      }
+    }
   }
 
   private next(timeoutMs: number): Promise<string | null> {
@@ -364,19 +377,18 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   }));
   const pdfOf = (dir: string, r: CorpusRow): string => path.join(dir, r.file.replace(/\.docx$/i, '.pdf'));
 
-  // 1. docloom
+  // 1–2. docloom, then LibreOffice, file by file, so both are timed in the same stretch of (shared) machine time.
   const warmup = rows.slice(0, WARMUP_FILES).map((r) => ({ file: path.join(opt.corpus, r.file), out: path.join(opt.work, 'warmup.pdf'), runs: 2 }));
   const child = new DocloomChild(opt.runTimeoutMs, warmup);
-  for (const [n, r] of rows.entries()) {
-    Object.assign(r, await child.render({ file: path.join(opt.corpus, r.file), out: pdfOf(dirs.docloom, r), runs: RUNS }));
-    log(`docloom ${n + 1}/${rows.length} ${r.file}: ${r.status}${r.codes ? ` ${r.codes.join(',')}` : ''}${r.docloomMs !== undefined ? ` ${r.docloomMs.toFixed(1)} ms` : ''}`);
-  }
-  child.stop();
-
-  // 2. LibreOffice, warm
-  const office = new WarmOffice(path.join(opt.work, 'lo-profile'), loEnv);
+  const office = new WarmOffice(
+    path.join(opt.work, 'lo-profile'),
+    loEnv,
+    warmup.map((w) => w.file),
+    path.join(opt.work, 'warmup-lo.pdf'),
+  );
   try {
     for (const [n, r] of rows.entries()) {
+      Object.assign(r, await child.render({ file: path.join(opt.corpus, r.file), out: pdfOf(dirs.docloom, r), runs: RUNS }));
       const answer = await office.convert(path.join(opt.corpus, r.file), pdfOf(dirs.lo, r));
       if (answer.ok) {
         r.lo = 'warm';
@@ -389,9 +401,13 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
         r.lo = 'failed';
         r.loError = answer.error;
       }
-      log(`LibreOffice ${n + 1}/${rows.length} ${r.file}: ${r.lo}${r.loMs !== undefined ? ` ${r.loMs.toFixed(0)} ms` : ''}${r.loError ? ` (${r.loError})` : ''}`);
+      log(
+        `${n + 1}/${rows.length} ${r.file}: docloom ${r.status}${r.codes ? ` ${r.codes.join(',')}` : ''}${r.docloomMs !== undefined ? ` ${r.docloomMs.toFixed(1)} ms` : ''}; ` +
+          `LibreOffice ${r.lo}${r.loMs !== undefined ? ` ${r.loMs.toFixed(0)} ms` : ''}${r.loError ? ` (${r.loError})` : ''}`,
+      );
     }
   } finally {
+    child.stop();
     await office.stop();
   }
 
