@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { corpusOptions, measureCorpus, median, quantile, type CorpusRow, type CorpusRun } from './corpus.js';
+import { argValue, corpusOptions, measureCorpus, median, quantile, type CorpusRow, type CorpusRun } from './corpus.js';
 import { writeSection } from './md-sections.js';
 
 const CLOSE = 0.8;
@@ -115,6 +115,7 @@ function cause(r: CorpusRow): string {
   else if (wd > 1.25 * Math.max(wl, 1)) out.push(`extra text (${wd} words against ${wl})`);
   else if ((r.text ?? 1) < TEXT_OK) out.push(`text order differs (${pct(r.text)})`);
   if (r.pagesDocloom !== r.pagesLo) out.push(`${r.pagesDocloom} pages against ${r.pagesLo}`);
+  else if ((r.ink ?? 0) >= CLOSE) out.push('close');
   else if ((r.text ?? 0) >= TEXT_OK) out.push('same text and pages, laid out differently');
   const hard = HARD.filter((f) => r.features.includes(f));
   if (hard.length) out.push(`has ${hard.slice(0, 4).join(', ')}`);
@@ -165,11 +166,21 @@ export async function corpusMain(argv: string[]): Promise<void> {
   process.stdout.write(`${summaryLines.join('\n')}\n`);
 
   const L: string[] = [];
-  L.push('## Corpus: real-world files rendered as static documents');
-  L.push('');
-  L.push(`The ${s.files} files of \`${run.corpus}\` (see its README.md and MANIFEST.tsv: 20 public projects, Word, LibreOffice,`);
-  L.push('WPS, ONLYOFFICE, Google Docs and library output), each rendered as a static document — data `{}`, delimiters that');
-  L.push('occur nowhere in the file — by docloom and by LibreOffice, which sees only docloom\'s fonts.');
+  const section = argValue(argv, '--section') ?? 'corpus';
+  const isCorpus = section === 'corpus';
+  if (isCorpus) {
+    L.push('## Corpus: real-world files rendered as static documents');
+    L.push('');
+    L.push(`The ${s.files} files of \`${run.corpus}\` (see its README.md and MANIFEST.tsv: 20 public projects, Word, LibreOffice,`);
+    L.push('WPS, ONLYOFFICE, Google Docs and library output), each rendered as a static document — data `{}`, delimiters that');
+    L.push('occur nowhere in the file — by docloom and by LibreOffice, which sees only docloom\'s fonts.');
+  } else {
+    L.push(`## ${argValue(argv, '--title') ?? `The files of ${run.corpus}`}, by the corpus measure`);
+    L.push('');
+    L.push(`The ${s.files} .docx files of \`${run.corpus}\`, each rendered as a static document (data \`{}\`, delimiters that occur`);
+    L.push('nowhere in the file, so tags stay as text on both sides) by docloom and by LibreOffice with docloom\'s fonts, and');
+    L.push('measured as the corpus above ("How it is measured").');
+  }
   L.push('');
   L.push(`Measured ${run.measured} on ${run.machine}; load average (1/5/15 min) ${run.loadStart} at the start, ${run.loadEnd} at the`);
   L.push(`end of the run (${run.durationS} s; the machine is shared, so the times move with its load). Command: \`${run.command}\`.`);
@@ -191,16 +202,20 @@ export async function corpusMain(argv: string[]): Promise<void> {
   L.push('Shares are of all files: a file not rendered or not compared counts as a miss.');
   if (s.textApproximate) L.push(`The text similarity of ${s.textApproximate} very long, very different file(s) is a lower bound (LCS over aligned windows of 3,000 words).`);
   L.push('');
-  L.push('### Per feature');
-  L.push('');
-  L.push('Features as detected in `MANIFEST.tsv` (a file counts once per feature; "plain" = no feature detected). Close = ink F1 ≥ 0.8.');
-  L.push('');
-  L.push('| feature | files | renders | pages equal | text ≥ 95 % | close (ink ≥ 0.8) | ink < 0.5 | median ink | median speed-up |');
-  L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const f of features) {
-    L.push(`| ${f.feature} | ${f.files} | ${f.renders} | ${f.pagesEqual} | ${f.textOk} | ${f.inkClose} (${((100 * f.inkClose) / f.files).toFixed(0)} %) | ${f.inkFar} | ${f.inkMedian.toFixed(2)} | ${times(f.speedupMedian)} |`);
+  // Without a MANIFEST.tsv every file is "plain": no table then.
+  if (features.some((f) => f.feature !== '(none: plain)')) {
+    L.push('### Per feature');
+    L.push('');
+    L.push('Features as detected in `MANIFEST.tsv` (a file counts once per feature; "plain" = no feature detected). Close = ink F1 ≥ 0.8.');
+    L.push('');
+    L.push('| feature | files | renders | pages equal | text ≥ 95 % | close (ink ≥ 0.8) | ink < 0.5 | median ink | median speed-up |');
+    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const f of features) {
+      L.push(`| ${f.feature} | ${f.files} | ${f.renders} | ${f.pagesEqual} | ${f.textOk} | ${f.inkClose} (${((100 * f.inkClose) / f.files).toFixed(0)} %) | ${f.inkFar} | ${f.inkMedian.toFixed(2)} | ${times(f.speedupMedian)} |`);
+    }
+    L.push('');
   }
-  L.push('');
+
   L.push('### The worst 20 files');
   L.push('');
   L.push('Lowest ink F1 first. The cause is a first guess made by the script from what it measured (words, pages) and');
@@ -247,49 +262,55 @@ export async function corpusMain(argv: string[]): Promise<void> {
   L.push('');
   L.push('</details>');
   L.push('');
-  L.push('### How it is measured');
-  L.push('');
-  L.push('- **docloom**, in a child process (`scripts/lib/fidelity-child.ts`), one file at a time: read the file,');
-  L.push('  `compileTemplate({kind: \'docx\', bytes, delimiters})` with delimiters found in no part of the package, then');
-  L.push('  `renderPdf(template, {})`. Status: `ok`, `refused` (compileTemplate returned errors: their codes),');
-  L.push('  `render_error` (renderPdf threw an EngineError: its code), `crash` (anything else thrown, or the process died),');
-  L.push('  `timeout` (a run over 30 s: the child is killed). Time = import + compile + render, median of 4 runs; the child');
-  L.push('  first renders 3 files unmeasured, as a running service would be warm.');
-  L.push('- **LibreOffice** (measurement only; docloom never uses it): one warm headless `soffice` driven through');
-  L.push('  python3-uno (`scripts/lib/lo-convert.py`): load (hidden, read-only), export with `writer_pdf_Export`, close;');
-  L.push('  time = load + export + close. A file that kills or hangs it (3 min) is converted cold (`soffice --headless');
-  L.push('  --convert-to pdf`) and left out of the warm times.');
-  L.push(`- **Fonts**: LibreOffice runs with \`FONTCONFIG_FILE\` set to a configuration generated from`);
-  L.push(`  \`server/engine/pdf/fonts/families.ts\` (\`scripts/lib/lo-fonts.ts\`): only \`resources/fonts\`, each of the ${run.fontconfig.mapping.length} family names`);
-  L.push(`  docloom maps sent to the same bundled font, anything else to ${run.fontconfig.fallback} (docloom's default).`);
-  L.push('- **pages**: `pdfinfo`. **text**: the words of `pdftotext -layout` (Symbol-font bullets mapped by the importer\'s');
-  L.push('  `bulletText` on both sides), similarity 2·LCS/(|a|+|b|) in order.');
-  L.push('- **ink F1**: pages 1..min(3, larger page count) at `pdftoppm -r 40 -gray`; ink = grey < 192; an ink pixel is');
-  L.push('  matched when the other page has ink within 2 px (square neighbourhood); a missing page is blank (two blank');
-  L.push('  pages score 1, ink against blank 0); pages of different sizes are compared on the larger canvas; the file');
-  L.push('  score is the mean over its pages.');
-  L.push('- **speed-up** = LibreOffice warm time ÷ docloom time, per file; median and 10th percentile over the files that');
-  L.push('  have both.');
-  L.push('');
-  L.push('### How to reproduce');
-  L.push('');
-  L.push('LibreOffice is not part of docloom, its install script or CI; install it only to measure:');
-  L.push('');
-  L.push('```sh');
-  L.push('apt-get update');
-  L.push('DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libreoffice-writer-nogui python3-uno poppler-utils');
-  L.push('npm run fidelity                                   # the whole corpus: writes this section and docs/fidelity-corpus.json');
-  L.push('npm run fidelity -- --only poitl --limit 5         # a subset (by file-name substring, then the first N)');
-  L.push('npm run fidelity -- --corpus DIR --work .tmp/x     # another folder of .docx files; PDFs and results.json in --work');
-  L.push('npm run fidelity -- --report-only                  # rewrite the report from the last results.json');
-  L.push('```');
-  L.push('');
-  L.push('PDFs of both sides and the full `results.json` stay in `.tmp/fidelity/` (git-ignored). `python3-uno` works with');
-  L.push('Debian\'s `/usr/bin/python3`, which the script calls by that path.');
+  if (isCorpus) {
+    L.push('### How it is measured');
+    L.push('');
+    L.push('- **docloom**, in a child process (`scripts/lib/fidelity-child.ts`), one file at a time: read the file,');
+    L.push('  `compileTemplate({kind: \'docx\', bytes, delimiters})` with delimiters found in no part of the package, then');
+    L.push('  `renderPdf(template, {})`. Status: `ok`, `refused` (compileTemplate returned errors: their codes),');
+    L.push('  `render_error` (renderPdf threw an EngineError: its code), `crash` (anything else thrown, or the process died),');
+    L.push('  `timeout` (a run over 30 s: the child is killed). Time = import + compile + render, median of 4 runs; the child');
+    L.push('  first renders 3 files unmeasured, as a running service would be warm.');
+    L.push('- **LibreOffice** (measurement only; docloom never uses it): one warm headless `soffice` driven through');
+    L.push('  python3-uno (`scripts/lib/lo-convert.py`): load (hidden, read-only), export with `writer_pdf_Export`, close;');
+    L.push('  time = load + export + close. A file that kills or hangs it (3 min) is converted cold (`soffice --headless');
+    L.push('  --convert-to pdf`) and left out of the warm times.');
+    L.push(`- **Fonts**: LibreOffice runs with \`FONTCONFIG_FILE\` set to a configuration generated from`);
+    L.push(`  \`server/engine/pdf/fonts/families.ts\` (\`scripts/lib/lo-fonts.ts\`): only \`resources/fonts\`, each of the ${run.fontconfig.mapping.length} family names`);
+    L.push(`  docloom maps sent to the same bundled font, anything else to ${run.fontconfig.fallback} (docloom's default).`);
+    L.push('- **pages**: `pdfinfo`. **text**: the words of `pdftotext -layout` (Symbol-font bullets mapped by the importer\'s');
+    L.push('  `bulletText` on both sides), similarity 2·LCS/(|a|+|b|) in order.');
+    L.push('- **ink F1**: pages 1..min(3, larger page count) at `pdftoppm -r 40 -gray`; ink = grey < 192; an ink pixel is');
+    L.push('  matched when the other page has ink within 2 px (square neighbourhood); a missing page is blank (two blank');
+    L.push('  pages score 1, ink against blank 0); pages of different sizes are compared on the larger canvas; the file');
+    L.push('  score is the mean over its pages.');
+    L.push('- **speed-up** = LibreOffice warm time ÷ docloom time, per file; median and 10th percentile over the files that');
+    L.push('  have both.');
+    L.push('');
+    L.push('### How to reproduce');
+    L.push('');
+    L.push('LibreOffice is not part of docloom, its install script or CI; install it only to measure:');
+    L.push('');
+    L.push('```sh');
+    L.push('apt-get update');
+    L.push('DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libreoffice-writer-nogui python3-uno poppler-utils');
+    L.push('npm run fidelity                                   # the whole corpus: writes this section and docs/fidelity-corpus.json');
+    L.push('npm run fidelity -- --only poitl --limit 5         # a subset (by file-name substring, then the first N)');
+    L.push('npm run fidelity -- --corpus DIR --work .tmp/x     # another folder of .docx files; PDFs and results.json in --work');
+    L.push('npm run fidelity -- --report-only                  # rewrite the report from the last results.json');
+    L.push('# the fixtures as static documents, into a section of their own:');
+    L.push('npm run fidelity -- --corpus ../shared/fixtures/docxtemplater-examples --section fixtures-static \\');
+    L.push('  --title "Fixtures as static documents" --summary docs/fidelity-fixtures.json --work .tmp/fidelity-fixtures');
+    L.push('```');
+    L.push('');
+    L.push('PDFs of both sides and the full `results.json` stay in `.tmp/fidelity/` (git-ignored). `python3-uno` works with');
+    L.push('Debian\'s `/usr/bin/python3`, which the script calls by that path.');
+  }
 
-  const subset = argv.includes('--only') || argv.includes('--limit');
+  // The page is written for a whole run of the default corpus, or of another folder into a section of its own.
+  const subset = argv.includes('--only') || argv.includes('--limit') || (isCorpus && argValue(argv, '--corpus') !== null);
   const outMd = argv.includes('--out') || !subset ? opt.out : null;
-  if (outMd) writeSection(outMd, 'corpus', L.join('\n'));
+  if (outMd) writeSection(outMd, section, L.join('\n'));
   const compact = rows.map((r) => ({
     file: r.file,
     status: r.status,

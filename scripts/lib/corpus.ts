@@ -65,11 +65,14 @@ interface Options {
   runTimeoutMs: number;
 }
 
-function argValue(argv: string[], name: string): string | null {
-  const i = argv.indexOf(name);
-  if (i < 0) return null;
-  const v = argv[i + 1];
-  return v === undefined || v.startsWith('--') ? null : v;
+export function argValue(argv: string[], name: string): string | null {
+  // The last value given wins (`npm run fidelity` passes a bare --corpus before the user's arguments).
+  let value: string | null = null;
+  argv.forEach((a, i) => {
+    const v = argv[i + 1];
+    if (a === name && v !== undefined && !v.startsWith('--')) value = v;
+  });
+  return value;
 }
 
 function options(argv: string[]): Options {
@@ -449,13 +452,20 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
     loadStart,
     loadEnd: loadNow(),
     durationS: Math.round((performance.now() - t0) / 1000),
-    command: `npm run fidelity${argv.filter((a) => a !== '--corpus').length ? ` -- ${argv.filter((a) => a !== '--corpus').join(' ')}` : ''}`,
+    command: commandLine(argv),
     corpus: path.relative(ROOT, opt.corpus) || '.',
     fontconfig: { fallback: fc.fallback, mapping: fc.mapping },
     rows,
   };
   fs.writeFileSync(path.join(opt.work, 'results.json'), JSON.stringify(result, null, 1));
   return result;
+}
+
+/** The run as typed: `npm run fidelity [-- args]` (its own leading bare --corpus left out). */
+function commandLine(argv: string[]): string {
+  const args = argv[0] === '--corpus' && (argv[1] === undefined || argv[1].startsWith('--')) ? argv.slice(1) : argv;
+  const quoted = args.map((a) => (/^[\w./=:-]+$/.test(a) ? a : `"${a.replace(/"/g, '\\"')}"`));
+  return `npm run fidelity${quoted.length ? ` -- ${quoted.join(' ')}` : ''}`;
 }
 
 function popplerVersion(): string {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ORDER = ['corpus', 'fixtures'];
+const ORDER = ['corpus', 'fixtures-static', 'fixtures'];
 const TITLE = '# Fidelity of .docx files: docloom against LibreOffice';
 
 export function writeSection(file: string, name: string, body: string): void {
