@@ -1,18 +1,19 @@
 /**
  * docs/fidelity.md holds two generated sections, the corpus and the fixtures, each written by its own mode of
  * scripts/fidelity.ts between `<!-- NAME:begin -->` and `<!-- NAME:end -->`; a mode rewrites only its section.
+ * Any other section (`notes`: written by hand) is kept as it is.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ORDER = ['corpus', 'fixtures-static', 'fixtures'];
+const ORDER = ['corpus', 'notes', 'fixtures-static', 'fixtures'];
 const TITLE = '# Fidelity of .docx files: docloom against LibreOffice';
 
 export function writeSection(file: string, name: string, body: string): void {
   const blocks = new Map<string, string>();
   if (fs.existsSync(file)) {
     const text = fs.readFileSync(file, 'utf8');
-    const re = /<!-- (\w+):begin -->\n([\s\S]*?)<!-- \1:end -->/g;
+    const re = /<!-- ([\w-]+):begin -->\n([\s\S]*?)<!-- \1:end -->/g;
     let found = false;
     for (const m of text.matchAll(re)) {
       blocks.set(m[1], m[2]);
