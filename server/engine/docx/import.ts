@@ -23,18 +23,22 @@ import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titleP
 import { StyleSheet } from './styles.js';
 import { readTheme } from './theme.js';
 import { onOff } from './units.js';
+import { Warnings } from './warnings.js';
 import { child, textOf, type XElement } from './xml.js';
 
 export { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
+export { Warnings } from './warnings.js';
 
 export interface DocxImportOptions {
   limits?: Partial<DocxLimits>;
+  /** Collects what the import leaves out or changes (warnings.ts); without it, nothing is reported. */
+  warnings?: Warnings;
 }
 
 export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): TemplateModel {
   const limits: DocxLimits = { ...DEFAULT_DOCX_LIMITS, ...options.limits };
   try {
-    return readDocument(DocxPackage.open(bytes, limits));
+    return readDocument(DocxPackage.open(bytes, limits), options.warnings ?? new Warnings());
   } catch (err) {
     if (err instanceof EngineError) throw err;
     // Anything else is a file the readers could not make sense of (or a bug): never let it escape as such.
@@ -43,14 +47,14 @@ export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): 
   }
 }
 
-function readDocument(pkg: DocxPackage): TemplateModel {
+function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
   const theme = readTheme(optionalPart(pkg, main, 'theme'));
   const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
-  const doc: DocContext = { pkg, styles, numbering, theme, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
+  const doc: DocContext = { pkg, styles, numbering, theme, warnings, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
 
   const items = readBody(doc, main);
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
