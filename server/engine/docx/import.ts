@@ -57,6 +57,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const doc: DocContext = { pkg, styles, numbering, theme, warnings, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
 
   const items = readBody(doc, main);
+  checkNotes(doc, main);
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
 
@@ -116,6 +117,25 @@ function readBody(doc: DocContext, main: string): ReturnType<ReturnType<typeof c
   const items = createPartContext(doc, main).readBlocks(body);
   doc.pkg.forget(main);
   return items;
+}
+
+/**
+ * Footnotes and endnotes are not drawn (notes_not_drawn says so where they are referenced), but a damaged notes
+ * part is still named, so a file whose notes are lost for that reason says which part it is.
+ */
+function checkNotes(doc: DocContext, main: string): void {
+  for (const type of ['footnotes', 'endnotes']) {
+    const part = doc.pkg.relatedPart(main, type);
+    if (!part || !doc.pkg.has(part)) continue;
+    let readable = false;
+    try {
+      readable = doc.pkg.xml(part, true) !== undefined;
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.code !== 'invalid_template') throw err;
+    }
+    if (!readable) doc.warnings.add('part_damaged', part, undefined, type);
+    doc.pkg.forget(part);
+  }
 }
 
 /** The document's default language as a locale filters can use (Word writes e.g. 'de-DE'; 'x-none' is none). */

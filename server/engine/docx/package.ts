@@ -208,7 +208,9 @@ export class DocxPackage {
       else {
         // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
         const image = sniffImage(bytes);
-        result = image ? { uri: toDataUri(bytes, image.mime) } : { problem: 'unsupported', target: rel.target, format: pictureFormat(bytes, rel.target) };
+        const format = image ? undefined : pictureFormat(bytes);
+        // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
+        result = image ? { uri: toDataUri(bytes, image.mime) } : format ? { problem: 'unsupported', target: rel.target, format } : { problem: 'damaged', target: rel.target };
       }
     } catch (err) {
       // A damaged picture is left out like any picture that cannot be drawn; the document still imports.

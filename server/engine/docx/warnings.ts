@@ -85,16 +85,23 @@ export function dropped(warnings: Warnings, part: string, node: XElement): void 
   else warnings.add('element_not_drawn', part, node.name);
 }
 
-/** The format of picture bytes the renderer cannot draw, for the warning ('EMF', 'WMF', 'TIFF', …). */
-export function pictureFormat(bytes: Uint8Array, target: string): string {
+/**
+ * The format of picture bytes the renderer cannot draw, for the warning ('EMF', 'WMF', 'TIFF', …); undefined when
+ * the bytes are no picture format known at all (damaged data).
+ */
+export function pictureFormat(bytes: Uint8Array): string | undefined {
   const b = bytes;
   if (b.length >= 44 && b[0] === 1 && b[1] === 0 && b[2] === 0 && b[3] === 0 && b[40] === 0x20 && b[41] === 0x45 && b[42] === 0x4d && b[43] === 0x46) return 'EMF';
   if (b.length >= 4 && b[0] === 0xd7 && b[1] === 0xcd && b[2] === 0xc6 && b[3] === 0x9a) return 'WMF';
   if (b.length >= 4 && (b[0] === 1 || b[0] === 2) && b[1] === 0 && b[2] === 9 && b[3] === 0) return 'WMF';
+  if (b.length >= 3 && b[0] === 0x49 && b[1] === 0x49 && b[2] === 0xbc) return 'JPEG XR';
   if (b.length >= 4 && ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a) || (b[0] === 0x4d && b[1] === 0x4d && b[3] === 0x2a))) return 'TIFF';
   if (b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d) return 'BMP';
   const head = new TextDecoder().decode(b.subarray(0, 256)).trimStart().toLowerCase();
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return 'SVG';
-  const dot = target.lastIndexOf('.');
-  return dot >= 0 && target.length - dot <= 6 ? target.slice(dot + 1).toUpperCase() : 'unknown';
+  if (b.length >= 12 && b[4] === 0x66 && b[5] === 0x74 && b[6] === 0x79 && b[7] === 0x70) return 'HEIF';
+  if (b.length >= 4 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46) return 'PDF';
+  if (b.length >= 4 && b[0] === 0x25 && b[1] === 0x21) return 'EPS';
+  if (b.length >= 4 && b[0] === 0xc5 && b[1] === 0xd0 && b[2] === 0xd3 && b[3] === 0xc6) return 'EPS';
+  return undefined;
 }
