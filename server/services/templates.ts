@@ -42,6 +42,11 @@ export function describeTemplateError(e: TemplateError): string {
   return `${where.join(', ')}: ${e.message}`;
 }
 
+/** "word/document.xml, c:chart" — where an import warning is. */
+export function describeWarningLocation(w: ImportWarning): string {
+  return w.location.element ? `${w.location.part}, ${w.location.element}` : w.location.part;
+}
+
 interface Settings {
   name?: string;
   description?: string;

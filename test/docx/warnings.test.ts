@@ -9,17 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compileTemplate, renderPdf, type ImportWarning } from '../../server/engine/index.js';
 import { CATALOGUE } from '../../server/errors/catalogue.js';
-import { buildDocx, p } from './build-docx.js';
+import { buildDocx, emfBytes, p } from './build-docx.js';
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-/** An EMF header: record type 1, " EMF" signature at offset 40. */
-function emfBytes(): Uint8Array {
-  const b = new Uint8Array(108);
-  b[0] = 1;
-  b.set([0x20, 0x45, 0x4d, 0x46], 40);
-  return b;
-}
 
 const picture = (rel: string): string =>
   `<w:r><w:drawing><wp:inline><wp:extent cx="914400" cy="914400"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="${rel}"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
