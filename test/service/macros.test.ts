@@ -73,6 +73,17 @@ test('stripMacros: removes the parts, relationships and content types; leaves a 
   assert.equal(stripped.mainTypeRewritten, true);
   assertNoMacros(stripped.bytes, 'stripped');
   assert.equal(stripMacros(buildDocx({ body: p('plain') })), null);
+  // A main part whose macro-enabled type is declared by a Default for its extension is made plain as well.
+  const files = unzipSync(buildDocx({ body: p('by default') }));
+  files['[Content_Types].xml'] = strToU8(
+    strFromU8(files['[Content_Types].xml'])
+      .replace(/<Override PartName="\/word\/document\.xml"[^>]*\/>/, '')
+      .replace('</Types>', `<Default Extension="xml" ContentType="${MACRO_MAIN}"/></Types>`),
+  );
+  const byDefault = stripMacros(zipSync(files));
+  assert.ok(byDefault);
+  assert.equal(byDefault.mainTypeRewritten, true);
+  assertNoMacros(byDefault.bytes, 'main type by Default');
   assert.equal(stripMacros(new Uint8Array([1, 2, 3])), null);
 });
 
