@@ -2,7 +2,7 @@
  * The public corpus (../shared/corpus/docx, 143 real files from 20 projects; skipped where it is absent): every
  * file compiles, and no element is dropped without a word — the element walk. An independent walk over each
  * file's body, headers and footers lists the children of every block container (body, header, footer, table
- * cell, text box), paragraph-level container and run; each must be one the importer reads, one it knows to be
+ * cell, text box), table, row, paragraph-level container and run; each must be one the importer reads, one it knows to be
  * invisible (warnings.ts IGNORED), or one the import reported in a warning for that file.
  */
 import { test } from 'node:test';
@@ -19,15 +19,18 @@ const files = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((f) => f.end
 /** Delimiters that occur in no file: the files are documents, not templates. */
 const DELIMITERS = ['\u0001<<', '>>\u0001'] as const;
 
-/** What each dispatcher reads (blocks.ts walk, paragraph.ts walkInline, readRun and readRunContent). */
+/** What each dispatcher reads (blocks.ts walk, table.ts unwrap, paragraph.ts walkInline, readRun and readRunContent). */
 const READ = {
   block: new Set(['w:p', 'w:tbl', 'w:sdt', 'w:customXml', 'w:ins', 'w:moveTo', 'mc:AlternateContent', 'w:sectPr']),
   inline: new Set(['w:r', 'w:hyperlink', 'w:sdt', 'w:fldSimple', 'w:smartTag', 'w:customXml', 'w:ins', 'w:moveTo', 'w:dir', 'w:bdo', 'mc:AlternateContent', 'm:oMath', 'm:oMathPara']),
+  table: new Set(['w:tr', 'w:sdt', 'w:customXml', 'w:ins', 'w:moveTo']),
+  row: new Set(['w:tc', 'w:sdt', 'w:customXml', 'w:ins', 'w:moveTo']),
   run: new Set(['w:fldChar', 'w:instrText', 'w:pgNum', 'w:t', 'w:tab', 'w:ptab', 'w:br', 'w:cr', 'w:noBreakHyphen', 'w:sym', 'w:drawing', 'w:pict', 'w:object', 'mc:AlternateContent', 'w:ruby']),
 };
 const LEVEL_OF: Record<string, keyof typeof READ> = {
   'w:body': 'block', 'w:hdr': 'block', 'w:ftr': 'block', 'w:tc': 'block', 'w:txbxContent': 'block',
   'w:p': 'inline', 'w:hyperlink': 'inline', 'w:fldSimple': 'inline', 'w:smartTag': 'inline',
+  'w:tbl': 'table', 'w:tr': 'row',
   'w:r': 'run',
 };
 
