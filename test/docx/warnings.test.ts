@@ -86,3 +86,25 @@ test('a damaged notes part: the rest renders, with a warning naming the part', a
   assert.equal(result.warnings[1].message, 'damaged footnotes left out; the rest is drawn');
   assert.equal((await renderPdf(result.template, {})).pages, 1);
 });
+
+test('the broken corpus: 4 unreadable files refused with their codes, 2 partly damaged ones render with warnings', { skip: !fs.existsSync(BROKEN) && 'corpus not present' }, async () => {
+  const expected: Record<string, string> = {
+    'aspose__Corrupted_document.docx': 'invalid_template',
+    'aspose__Encrypted.docx': 'unsupported_file',
+    'tika__testWORD_truncated.docx': 'invalid_template',
+    'pydocx__missing_relationships.docx': 'unsupported_file',
+    'aspose__Corrupted_image.docx': 'part_damaged',
+    'aspose__Corrupted_footnotes.docx': 'notes_not_drawn',
+  };
+  for (const [file, want] of Object.entries(expected)) {
+    const start = performance.now();
+    const result = compileTemplate({ kind: 'docx', bytes: fs.readFileSync(path.join(BROKEN, file)) });
+    if (result.ok) {
+      assert.ok(result.warnings.some((w) => w.code === want), `${file}: ${JSON.stringify(result.warnings)}`);
+      assert.ok((await renderPdf(result.template, {})).pages >= 1, file);
+    } else {
+      assert.deepEqual(result.errors.map((e) => [e.code, e.location.part]), [[want, 'file']], file);
+    }
+    assert.ok(performance.now() - start < 5000, `${file} took too long`);
+  }
+});
