@@ -3,8 +3,9 @@
  * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
  * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
  * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
- * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out.
- * Nothing here throws on odd content: a drawing that cannot be read is simply not shown.
+ * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out, each with
+ *   a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
+ * Nothing here throws on odd content: a drawing that cannot be read is not shown, and says so.
  */
 import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
 import { shapeDecoration, vmlDecoration } from './decoration.js';
