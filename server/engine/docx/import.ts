@@ -24,7 +24,7 @@ import { StyleSheet } from './styles.js';
 import { readTheme } from './theme.js';
 import { onOff } from './units.js';
 import { Warnings } from './warnings.js';
-import { child, textOf, type XElement } from './xml.js';
+import { child, children, textOf, type XElement } from './xml.js';
 
 export { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
 export { Warnings } from './warnings.js';
@@ -66,6 +66,9 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   let pending: Block[] = [];
   const closeSection = (sectPr: XElement | undefined): void => {
     refs = sectionReferences(doc, sectPr, refs);
+    const cols = child(sectPr, 'w:cols');
+    const columns = Math.max(Number(cols?.attrs['w:num'] ?? 1) || 1, children(cols, 'w:col').length);
+    if (columns > 1) warnings.add('columns_not_drawn', main, 'w:cols', String(columns));
     const previous = sections[sections.length - 1];
     if (previous && !startsNewPage(sectPr)) {
       // A continuous section break keeps flowing on the same page: one model section.

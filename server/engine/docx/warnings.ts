@@ -21,6 +21,8 @@ const MESSAGES: Record<Exclude<WarningCode, 'macros_removed'>, (n: number, detai
   notes_not_drawn: (n, _d, element) => `${plural(n, element === 'w:endnoteReference' ? 'endnote' : 'footnote')} not drawn (only the reference mark's place stays)`,
   shape_not_drawn: (n) => `${plural(n, 'shape')} not drawn`,
   behind_text_not_drawn: (n) => `${plural(n, 'picture or shape', 'pictures or shapes')} behind the text not drawn`,
+  columns_not_drawn: (n, d) => `${plural(n, 'section')} in ${d.join('/')} columns drawn as one column`,
+  caps_not_drawn: (n) => `${plural(n, 'run')} of all-capitals text shown as typed`,
   element_not_drawn: (n, _d, element) => `${plural(n, `<${element ?? '?'}> element`)} not drawn (not supported)`,
 };
 
