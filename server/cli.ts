@@ -28,7 +28,9 @@ Usage:
   docloom render TEMPLATE DATA.json -o OUT.pdf [--delimiters "{ }"] [--test] [--password P] [--locale L]
                                         render a .docx/.json template with a data file, no service needed
   docloom import FILE [--name NAME] [--delimiters "<< >>"]
-                                        add a template (.docx or .json) to the data dir
+                                        add a template (.docx or .json) to the data dir; what the
+                                        import left out (an EMF picture, a chart…) is printed on stderr,
+                                        one "FILE: warning CODE (PART): MESSAGE" line each
   docloom --help                        this text
 
 Settings are environment variables (see docs/configuration.md), for example:
