@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compileTemplate, renderPdf, type ImportWarning } from '../../server/engine/index.js';
 import { CATALOGUE } from '../../server/errors/catalogue.js';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { buildDocx, emfBytes, p } from './build-docx.js';
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -121,4 +122,15 @@ test('sections in columns and all-capitals text are reported (drawn as one colum
       ['columns_not_drawn', 'w:cols', 1, '1 section in 2 columns drawn as one column'],
     ],
   );
+});
+
+test('a page colour is reported; a white or automatic one is none', () => {
+  const withBackground = (attrs: string): Uint8Array => {
+    const files = unzipSync(buildDocx({ body: p('coloured page') }));
+    files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']).replace('<w:body>', `<w:background ${attrs}/><w:body>`));
+    return zipSync(files);
+  };
+  assert.deepEqual(compile(withBackground('w:color="FFF2CC"')).map((w) => [w.code, w.location.element, w.message]), [['background_not_drawn', 'w:background', 'the page colour (background) is not drawn']]);
+  assert.deepEqual(compile(withBackground('w:color="FFFFFF"')), []);
+  assert.deepEqual(compile(withBackground('w:color="auto"')), []);
 });

@@ -117,6 +117,12 @@ function readBody(doc: DocContext, main: string): ReturnType<ReturnType<typeof c
   const root = doc.pkg.xml(main);
   const body = child(root, 'w:body');
   if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
+  // The page colour (w:background; white or automatic is no colour at all) is not drawn.
+  const background = child(root, 'w:background');
+  const colour = (background?.attrs['w:color'] ?? 'auto').toLowerCase();
+  if (background && ((colour !== 'auto' && colour !== 'ffffff') || background.attrs['w:themeColor'] || children(background).length > 0)) {
+    doc.warnings.add('background_not_drawn', main, 'w:background');
+  }
   const items = createPartContext(doc, main).readBlocks(body);
   doc.pkg.forget(main);
   return items;
