@@ -52,7 +52,7 @@ export interface ResolvedParagraphStyle {
 
 const MAX_CHAIN = 32;
 
-function readCellMargins(el: XElement | undefined): CellMargins | undefined {
+export function readCellMargins(el: XElement | undefined): CellMargins | undefined {
   if (!el) return undefined;
   const side = (names: string[]): number | undefined => {
     for (const n of names) {

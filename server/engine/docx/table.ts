@@ -7,10 +7,10 @@
  * `style.borders` and cells carry nothing. Otherwise `style.borders` is null and each cell lists exactly the
  * edges that are drawn (an edge it does not list has no line).
  */
-import type { Block, BorderLine, Table, TableCell, TableRow } from '../model/types.js';
+import type { Block, BorderLine, CellMargins, Table, TableCell, TableRow } from '../model/types.js';
 import { isBlock, type PartContext } from './context.js';
 import { mergeBorders, readBorders, readShading, type Borders } from './props.js';
-import { mergeLayer, type TableLayer, type TableStyle } from './styles.js';
+import { mergeLayer, readCellMargins, type TableLayer, type TableStyle } from './styles.js';
 import { num, round2, twips } from './units.js';
 import { dropped } from './warnings.js';
 import { child, childVal, children, type XElement } from './xml.js';
@@ -129,12 +129,21 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
   });
   const nCols = Math.max(grid.length, ...layout.map((l) => l.end), 1);
   while (grid.length < nCols) grid.push(0);
-  fillMissingWidths(grid, layout.flatMap((l) => l.cells.map((c) => ({ start: c.start, span: c.span, w: cellWidth(c.tc) }))));
+  const tblW = readWidth(child(tblPr, 'w:tblW'));
+  const cellWidths = layout.flatMap((l) => l.cells.map((c) => ({ start: c.start, span: c.span, w: readWidth(child(child(c.tc, 'w:tcPr'), 'w:tcW')) })));
+  // Cell widths in points; a pct cell width is a share of the table's width (a nominal one when that is a share too).
+  const tablePt = tblW && 'pt' in tblW ? tblW.pt : NOMINAL_WIDTH;
+  const inPoints = cellWidths.map((c) => ({ ...c, w: c.w === undefined ? undefined : 'pt' in c.w ? c.w.pt : c.w.share * tablePt }));
+  const fromCells = placeholderGrid(grid, inPoints);
+  if (fromCells) grid.splice(0, grid.length, ...fromCells);
+  else fillMissingWidths(grid, inPoints);
 
   const rows: TableRow[] = [];
   const rawRows: RawCell[][] = [];
   const tableBase = mergeLayer(style.base, { p: {}, r: {}, tableBorders: directBorders });
-  const padding = twips(child(directMargins, 'w:left')?.attrs['w:w'] ?? child(directMargins, 'w:start')?.attrs['w:w']) ?? tableBase.cellMargins?.left ?? 5.4;
+  // Word's defaults (108 twips left and right, none above and below) under the table style's, under the table's.
+  const margins = mergeMargins(mergeMargins(DEFAULT_MARGINS, tableBase.cellMargins), readCellMargins(directMargins));
+  const padding = margins.left ?? 5.4;
 
   layout.forEach((row, r) => {
     const exceptions = readBorders(child(child(row.tr, 'w:tblPrEx'), 'w:tblBorders'), theme);
@@ -153,6 +162,12 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
       const shading = readShading(child(tcPr, 'w:shd'), theme);
       const fill = shading !== undefined ? shading : layer.shading;
       if (fill) cell.shading = fill;
+      const own = readCellMargins(child(tcPr, 'w:tcMar'));
+      if (own) {
+        const m: CellMargins = {};
+        for (const k of ['top', 'right', 'bottom', 'left'] as const) if (own[k] !== undefined) m[k] = round2(own[k]);
+        if (Object.keys(m).length > 0) cell.margins = m;
+      }
       const vAlign = childVal(tcPr, 'w:vAlign');
       if (vAlign === 'center') cell.vAlign = 'middle';
       else if (vAlign === 'bottom') cell.vAlign = 'bottom';
@@ -187,11 +202,80 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
     for (const raw of rawCells) if (!raw.covered) rows[r].cells.push(raw.cell);
   });
 
-  const table: Table = { type: 'table', columns: grid.map(round2), rows, style: { borders: borders.uniform, cellPadding: round2(padding) } };
+  const cellMargins: CellMargins = {};
+  for (const k of ['top', 'right', 'bottom', 'left'] as const) cellMargins[k] = round2(margins[k] ?? 0);
+  const tableStyle: NonNullable<Table['style']> = { borders: borders.uniform, cellPadding: round2(padding), cellMargins };
   const jc = childVal(tblPr, 'w:jc');
-  if (jc === 'center') table.style = { ...table.style, align: 'center' };
-  else if (jc === 'right' || jc === 'end') table.style = { ...table.style, align: 'right' };
-  return table;
+  if (jc === 'center') tableStyle.align = 'center';
+  else if (jc === 'right' || jc === 'end') tableStyle.align = 'right';
+  if (tblW && 'pt' in tblW) tableStyle.width = round2(tblW.pt);
+  else if (tblW) tableStyle.widthShare = Math.round(tblW.share * 10000) / 10000;
+  else if (fromCells && inPoints.some((c) => c.w !== undefined) && cellWidths.every((c) => c.w === undefined || 'share' in c.w)) {
+    // Only pct cell widths: the table is as wide as its widest row's share.
+    const rowShare = layout.map((l) => l.cells.reduce((a, c) => { const w = readWidth(child(child(c.tc, 'w:tcPr'), 'w:tcW')); return a + (w && 'share' in w ? w.share : 0); }, 0));
+    const widest = Math.max(...rowShare);
+    if (widest > 0) tableStyle.widthShare = Math.round(widest * 10000) / 10000;
+  }
+  const ind = child(tblPr, 'w:tblInd');
+  const indent = ind && (ind.attrs['w:type'] === undefined || ind.attrs['w:type'] === 'dxa') ? twips(ind.attrs['w:w']) : undefined;
+  if (indent) tableStyle.indent = round2(indent);
+  if (child(tblPr, 'w:tblLayout')?.attrs['w:type'] === 'fixed') tableStyle.layout = 'fixed';
+  return { type: 'table', columns: grid.map(round2), rows, style: tableStyle };
+}
+
+/** Word's default cell margins: 108 twips left and right, none above and below. */
+const DEFAULT_MARGINS: CellMargins = { top: 0, bottom: 0, left: 5.4, right: 5.4 };
+/** What a share of a table's width is taken of when the table's own width is a share too (or unknown). */
+const NOMINAL_WIDTH = 468;
+
+function mergeMargins(a: CellMargins, b: CellMargins | undefined): CellMargins {
+  const out: CellMargins = { ...a };
+  if (b) for (const k of ['top', 'bottom', 'left', 'right'] as const) if (b[k] !== undefined) out[k] = b[k];
+  return out;
+}
+
+type Width = { pt: number } | { share: number };
+
+/** w:tblW / w:tcW: dxa (twips), pct (fiftieths of a percent, or written as "50%"); auto and nil give nothing. */
+function readWidth(el: XElement | undefined): Width | undefined {
+  const raw = el?.attrs['w:w']?.trim();
+  if (!el || raw === undefined) return undefined;
+  const type = el.attrs['w:type'] ?? 'dxa';
+  if (raw.endsWith('%') || type === 'pct') {
+    const v = parseFloat(raw);
+    if (!Number.isFinite(v) || v <= 0) return undefined;
+    return { share: Math.min(raw.endsWith('%') ? v / 100 : v / 5000, 10) };
+  }
+  if (type !== 'dxa') return undefined;
+  const t = twips(raw);
+  return t !== undefined && t > 0 ? { pt: t } : undefined;
+}
+
+/**
+ * The grid from the cells' widths when w:tblGrid is a placeholder: missing or zero, far narrower than the cells
+ * say (less than half), or all equal while the cells say otherwise. Null when the grid stands (or the cells do
+ * not give every column a width).
+ */
+function placeholderGrid(grid: number[], cells: Array<{ start: number; span: number; w?: number }>): number[] | null {
+  const derived: number[] = new Array<number>(grid.length).fill(0);
+  for (const c of cells) if (c.span === 1 && c.w && c.w > 0 && derived[c.start] === 0) derived[c.start] = c.w;
+  // Spanning cells give the one column of their span still unknown.
+  for (const c of cells) {
+    if (c.span <= 1 || !c.w) continue;
+    const unknown = [];
+    for (let i = c.start; i < Math.min(grid.length, c.start + c.span); i++) if (derived[i] === 0) unknown.push(i);
+    if (unknown.length === 1) {
+      const rest = c.w - derived.slice(c.start, c.start + c.span).reduce((a, b) => a + b, 0);
+      if (rest > 0) derived[unknown[0]] = rest;
+    }
+  }
+  if (!derived.every((w) => w > 0)) return null;
+  const gridSum = grid.reduce((a, b) => a + Math.max(0, b), 0);
+  const cellSum = derived.reduce((a, b) => a + b, 0);
+  if (gridSum < cellSum * 0.5) return derived;
+  const equal = grid.length > 1 && grid.every((w) => Math.abs(w - grid[0]) < 0.5);
+  if (equal && derived.some((d, i) => Math.abs(d - grid[i]) > 0.1 * d)) return derived;
+  return null;
 }
 
 const SPACER: XElement = { name: 'spacer', attrs: {}, children: [] };
@@ -209,12 +293,6 @@ function layerEdges(layer: TableLayer): Borders | undefined {
   const fromTable: Borders | undefined = t ? { top: t.top, bottom: t.bottom, left: t.left, right: t.right } : undefined;
   if (fromTable) for (const k of Object.keys(fromTable) as (keyof Borders)[]) if (fromTable[k] === undefined) delete fromTable[k];
   return mergeBorders(fromTable, layer.cellBorders);
-}
-
-function cellWidth(tc: XElement): number | undefined {
-  const w = child(child(tc, 'w:tcPr'), 'w:tcW');
-  if (!w || (w.attrs['w:type'] !== undefined && w.attrs['w:type'] !== 'dxa')) return undefined;
-  return twips(w.attrs['w:w']);
 }
 
 /** Grid columns Word left at zero (or a missing grid) take their width from the cells that cover them. */

@@ -4,7 +4,7 @@
  * loaded model is exactly the documented shape.
  */
 import type {
-  Block, BorderLine, HeaderFooterSet, Inline, ListInfo, PageSetup, Paragraph, ParagraphStyle, RunStyle, Section,
+  Block, BorderLine, CellMargins, HeaderFooterSet, Inline, ListInfo, PageSetup, Paragraph, ParagraphStyle, RunStyle, Section,
   Table, TableCell, TableRow, TabStop, TemplateModel,
 } from '../model/types.js';
 import { EngineError } from '../errors.js';
@@ -156,12 +156,17 @@ function table(obj: JsonObject, path: string, depth: number): Table {
   if (obj.style !== undefined) {
     const sp = at(path, 'style');
     const s = object(obj.style, sp);
-    onlyKeys(s, sp, new Set(['align', 'borders', 'cellPadding', 'run']));
+    onlyKeys(s, sp, new Set(['align', 'borders', 'cellPadding', 'cellMargins', 'run', 'width', 'widthShare', 'indent', 'layout']));
     const style: NonNullable<Table['style']> = {};
     if (s.align !== undefined) style.align = oneOf(s.align, at(sp, 'align'), ['left', 'center', 'right'] as const);
     if (s.borders !== undefined) style.borders = s.borders === null ? null : borderLine(s.borders, at(sp, 'borders'));
     if (s.cellPadding !== undefined) style.cellPadding = pt(s.cellPadding, at(sp, 'cellPadding'));
     if (s.run !== undefined) style.run = runStyle(s.run, at(sp, 'run'));
+    if (s.cellMargins !== undefined) style.cellMargins = cellMargins(s.cellMargins, at(sp, 'cellMargins'));
+    if (s.width !== undefined) style.width = pt(s.width, at(sp, 'width'));
+    if (s.widthShare !== undefined) style.widthShare = number(s.widthShare, at(sp, 'widthShare'), 0, 10);
+    if (s.indent !== undefined) style.indent = pt(s.indent, at(sp, 'indent'), -MAX_LENGTH);
+    if (s.layout !== undefined) style.layout = oneOf(s.layout, at(sp, 'layout'), ['fixed', 'auto'] as const);
     out.style = style;
   }
   return out;
@@ -179,13 +184,22 @@ function row(value: Json, path: string, depth: number): TableRow {
 
 function cell(value: Json, path: string, depth: number): TableCell {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'borders']));
+  onlyKeys(obj, path, new Set(['blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'borders', 'margins']));
   const out: TableCell = { blocks: blocks(obj.blocks, at(path, 'blocks'), depth + 1) };
   if (obj.colSpan !== undefined) out.colSpan = integer(obj.colSpan, at(path, 'colSpan'), 1, 1000);
   if (obj.rowSpan !== undefined) out.rowSpan = integer(obj.rowSpan, at(path, 'rowSpan'), 1, 100000);
   if (obj.shading !== undefined) out.shading = color(obj.shading, at(path, 'shading'));
   if (obj.vAlign !== undefined) out.vAlign = oneOf(obj.vAlign, at(path, 'vAlign'), ['top', 'middle', 'bottom'] as const);
   if (obj.borders !== undefined) out.borders = borders(obj.borders, at(path, 'borders'));
+  if (obj.margins !== undefined) out.margins = cellMargins(obj.margins, at(path, 'margins'));
+  return out;
+}
+
+function cellMargins(value: Json, path: string): CellMargins {
+  const obj = object(value, path);
+  onlyKeys(obj, path, new Set(['top', 'right', 'bottom', 'left']));
+  const out: CellMargins = {};
+  for (const side of ['top', 'right', 'bottom', 'left'] as const) if (obj[side] !== undefined) out[side] = pt(obj[side], at(path, side));
   return out;
 }
 

@@ -117,6 +117,16 @@ export interface TableCell {
   shading?: string;
   vAlign?: 'top' | 'middle' | 'bottom';
   borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
+  /** This cell's own margins (points), over the table's `style.cellMargins`. */
+  margins?: CellMargins;
+}
+
+/** Space between a cell's edges and its content, in points. */
+export interface CellMargins {
+  top?: number;
+  right?: number;
+  bottom?: number;
+  left?: number;
 }
 
 export interface TableRow {
@@ -137,8 +147,25 @@ export interface Table {
     align?: 'left' | 'center' | 'right';
     borders?: BorderLine | null;
     cellPadding?: number;
+    /**
+     * Cell margins per side (points). When given they replace `cellPadding` (which then only says the left
+     * margin); without them the cells get `cellPadding` left and right and half of it above and below.
+     */
+    cellMargins?: CellMargins;
     /** Default run style of the cells. */
     run?: RunStyle;
+    /** Preferred width in points: the columns are scaled to it (unless `layout` is 'fixed'). */
+    width?: number;
+    /** Preferred width as a share of the available width (1 = all of it); `width` wins when both are given. */
+    widthShare?: number;
+    /** Distance of the table's left edge from the text box's left edge, in points (may be negative). */
+    indent?: number;
+    /**
+     * 'fixed': the columns are taken as they are (only ever scaled down to fit the box). 'auto' (the default):
+     * the columns are scaled to the preferred width, and columns too narrow for their longest word are widened
+     * at the expense of the others when the table fits in the box.
+     */
+    layout?: 'fixed' | 'auto';
   };
 }
 

@@ -25,14 +25,20 @@ function validBorder(b: BorderLine | null | undefined): BorderLine | undefined {
 }
 
 function columnWidths(table: Table, gridCols: number, width: number): number[] {
+  const style = table.style && typeof table.style === 'object' ? table.style : {};
   const given = (Array.isArray(table.columns) ? table.columns : []).slice(0, gridCols).map((w) => Math.max(0, num(w, 0)));
   const known = given.filter((w) => w > 0);
   const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : width / gridCols;
   const widths: number[] = [];
   for (let i = 0; i < gridCols; i++) widths.push(given[i] > 0 ? given[i] : fallback);
   const total = widths.reduce((a, b) => a + b, 0);
-  // Scaled down to the box when too wide; never scaled up (a narrow table stays narrow).
-  const scale = total > width ? width / total : 1;
+  // The preferred width (points, or a share of the box), honoured by autofit tables; never wider than the box.
+  const preferred = num(style.width, 0) > 0 ? num(style.width, 0) : num(style.widthShare, 0) > 0 ? num(style.widthShare, 0) * width : 0;
+  let target = total;
+  if (style.layout !== 'fixed' && preferred > 0) target = preferred;
+  // Scaled down to the box when too wide; otherwise only to the preferred width (a narrow table stays narrow).
+  target = Math.min(target, width);
+  const scale = total > 0 ? target / total : 1;
   return widths.map((w) => w * scale);
 }
 
@@ -101,9 +107,27 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   fillGaps(placedRows, gridCols);
   const columns = columnWidths(table, gridCols, width);
   const tableWidth = columns.reduce((a, b) => a + b, 0);
-  const x = style.align === 'center' ? (width - tableWidth) / 2 : style.align === 'right' ? width - tableWidth : 0;
+  // The indent moves a left-aligned table (within the box: a table the box's width is not pushed past it).
+  const indent = Math.max(-72, Math.min(num(style.indent, 0), Math.max(0, width - tableWidth)));
+  const x = style.align === 'center' ? (width - tableWidth) / 2 : style.align === 'right' ? width - tableWidth : indent;
   const padH = Math.min(Math.max(num(style.cellPadding, DEFAULT_CELL_PADDING), 0), Math.max(0, Math.min(72, tableWidth / gridCols / 3)));
-  const padding = { top: padH / 2, bottom: padH / 2, left: padH, right: padH };
+  const margins = style.cellMargins && typeof style.cellMargins === 'object' ? style.cellMargins : undefined;
+  const side = (v: unknown, fallback: number): number => Math.max(0, Math.min(72, num(v, fallback)));
+  // Cell margins per side when given (Word's: none above and below), else the padding (half of it vertically).
+  const padding = margins
+    ? { top: side(margins.top, 0), bottom: side(margins.bottom, 0), left: side(margins.left, padH), right: side(margins.right, padH) }
+    : { top: padH / 2, bottom: padH / 2, left: padH, right: padH };
+  const cellPadding = (cell: TableCell, cellWidth: number): LaidCell['padding'] => {
+    const own = cell.margins && typeof cell.margins === 'object' ? cell.margins : undefined;
+    const p = own ? { top: side(own.top, padding.top), bottom: side(own.bottom, padding.bottom), left: side(own.left, padding.left), right: side(own.right, padding.right) } : padding;
+    // Margins never take more than two thirds of the cell's width.
+    const h = p.left + p.right;
+    if (h > (cellWidth * 2) / 3 && h > 0) {
+      const k = (cellWidth * 2) / 3 / h;
+      return { ...p, left: p.left * k, right: p.right * k };
+    }
+    return p;
+  };
   const tableBorder = style.borders === null ? undefined : validBorder(style.borders ?? DEFAULT_BORDER);
   // Tab stops in cells end at the cell's edge (pageMargins are the page's, not the cell's).
   const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
@@ -119,7 +143,8 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
     const cells: LaidCell[] = [];
     for (const p of placed) {
       const cellWidth = columns.slice(p.col, p.col + p.colSpan).reduce((a, b) => a + b, 0);
-      const inner = Math.max(1, cellWidth - padding.left - padding.right);
+      const pad = cellPadding(p.cell, cellWidth);
+      const inner = Math.max(1, cellWidth - pad.left - pad.right);
       const laid = layoutStack(p.cell.blocks, inner, cellCtx);
       const own: Borders = p.cell.borders && typeof p.cell.borders === 'object' ? p.cell.borders : {};
       const borders: Borders = p.filler ? {} : {
@@ -138,7 +163,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
         fill: parseColor(p.cell.shading),
         vAlign,
         borders,
-        padding,
+        padding: pad,
       });
     }
     rows.push({

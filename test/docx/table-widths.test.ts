@@ -1,0 +1,100 @@
+/**
+ * Table widths as Word computes them, read back from the rendered PDF (pdftotext -bbox): w:tblW (dxa, pct in
+ * fiftieths of a percent and written "100%"), w:tblInd, cell widths (w:tcW) over a placeholder grid, and the
+ * cell margins (Word's default 108 twips, w:tblCellMar, w:tcMar). The page is A4 with 1-inch margins: the text
+ * box runs from x = 72 to x = 523.3 pt.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileTemplate, renderPdf } from '../../server/engine/index.js';
+import { words, word, type Word } from '../engine/pdf/helpers.js';
+import { buildDocx, p } from './build-docx.js';
+
+const LEFT = 72;
+const RIGHT = 595.3 - 72;
+const BORDERS =
+  '<w:tblBorders><w:top w:val="single" w:sz="4" w:color="000000"/><w:left w:val="single" w:sz="4" w:color="000000"/><w:bottom w:val="single" w:sz="4" w:color="000000"/><w:right w:val="single" w:sz="4" w:color="000000"/><w:insideH w:val="single" w:sz="4" w:color="000000"/><w:insideV w:val="single" w:sz="4" w:color="000000"/></w:tblBorders>';
+
+function tbl(tblPr: string, grid: number[], cells: Array<{ text: string; tcPr?: string; pPr?: string }>): string {
+  const tcs = cells.map((c) => `<w:tc>${c.tcPr ? `<w:tcPr>${c.tcPr}</w:tcPr>` : ''}${p(c.text, c.pPr)}</w:tc>`).join('');
+  return `<w:tbl><w:tblPr>${BORDERS}${tblPr}</w:tblPr><w:tblGrid>${grid.map((w) => `<w:gridCol w:w="${w}"/>`).join('')}</w:tblGrid><w:tr>${tcs}</w:tr></w:tbl>`;
+}
+
+async function render(body: string): Promise<Word[]> {
+  const result = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: body + p('') }) });
+  if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
+  return words((await renderPdf(result.template, {})).bytes);
+}
+
+const near = (actual: number, expected: number, what: string, tol = 1): void =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual.toFixed(2)} pt, expected ${expected.toFixed(2)} ± ${tol}`);
+
+const RIGHT_ALIGNED = '<w:jc w:val="right"/>';
+
+test('tblW pct 5000 (fiftieths of a percent) spans the text width over a narrow grid', async () => {
+  const all = await render(tbl('<w:tblW w:w="5000" w:type="pct"/>', [1000, 1000], [{ text: 'Alpha' }, { text: 'Omega', pPr: RIGHT_ALIGNED }]));
+  // The last cell's right-aligned text ends one cell margin (5.4 pt) before the right margin.
+  near(word(all, 'Omega').xMax, RIGHT - 5.4, 'right edge of the last cell text');
+  near(word(all, 'Alpha').xMin, LEFT + 5.4, 'first cell text');
+});
+
+test('tblW written "100%" spans the text width; "50%" half of it', async () => {
+  const all = await render(
+    tbl('<w:tblW w:w="100%" w:type="pct"/>', [1000, 1000], [{ text: 'Alpha' }, { text: 'Omega', pPr: RIGHT_ALIGNED }]) +
+      p('between') +
+      tbl('<w:tblW w:w="50%" w:type="pct"/>', [1000, 1000], [{ text: 'Beta' }, { text: 'Half', pPr: RIGHT_ALIGNED }]),
+  );
+  near(word(all, 'Omega').xMax, RIGHT - 5.4, 'right edge at 100 %');
+  near(word(all, 'Half').xMax, LEFT + (RIGHT - LEFT) / 2 - 5.4, 'right edge at 50 %');
+});
+
+test('tblW in twips sets the width of an autofit table; a fixed table keeps its grid', async () => {
+  const all = await render(
+    tbl('<w:tblW w:w="4000" w:type="dxa"/>', [1000, 1000], [{ text: 'a' }, { text: 'Dxa', pPr: RIGHT_ALIGNED }]) +
+      p('between') +
+      tbl('<w:tblW w:w="4000" w:type="dxa"/><w:tblLayout w:type="fixed"/>', [1000, 1000], [{ text: 'b' }, { text: 'Fixed', pPr: RIGHT_ALIGNED }]),
+  );
+  near(word(all, 'Dxa').xMax, LEFT + 200 - 5.4, 'autofit: tblW');
+  near(word(all, 'Fixed').xMax, LEFT + 100 - 5.4, 'fixed: the grid');
+});
+
+test('tblInd moves the table right by the indent', async () => {
+  const all = await render(
+    tbl('', [3000], [{ text: 'Plain' }]) + p('between') + tbl('<w:tblInd w:w="1440" w:type="dxa"/>', [3000], [{ text: 'Indented' }]),
+  );
+  near(word(all, 'Indented').xMin - word(all, 'Plain').xMin, 72, 'indent');
+});
+
+test('a placeholder grid (tiny columns) takes its widths from the cells (tcW)', async () => {
+  const cells = [
+    { text: 'One', tcPr: '<w:tcW w:w="2000" w:type="dxa"/>' },
+    { text: 'Two', tcPr: '<w:tcW w:w="3000" w:type="dxa"/>' },
+    { text: 'Three', tcPr: '<w:tcW w:w="1000" w:type="dxa"/>' },
+  ];
+  const all = await render(tbl('', [10, 10, 10], cells));
+  near(word(all, 'One').xMin, LEFT + 5.4, 'first column');
+  near(word(all, 'Two').xMin, LEFT + 100 + 5.4, 'second column');
+  near(word(all, 'Three').xMin, LEFT + 250 + 5.4, 'third column');
+});
+
+test('an equal placeholder grid gives way to pct cell widths under a pct table width', async () => {
+  const cells = [
+    { text: 'Quarter', tcPr: '<w:tcW w:w="1250" w:type="pct"/>' },
+    { text: 'Rest', tcPr: '<w:tcW w:w="3750" w:type="pct"/>' },
+  ];
+  const all = await render(tbl('<w:tblW w:w="5000" w:type="pct"/>', [2000, 2000], cells));
+  near(word(all, 'Rest').xMin, LEFT + (RIGHT - LEFT) / 4 + 5.4, 'second column');
+});
+
+test('cell margins: Word\'s default 5.4 pt, tblCellMar and tcMar', async () => {
+  const all = await render(
+    tbl('', [3000], [{ text: 'Default' }]) +
+      p('between') +
+      tbl('<w:tblCellMar><w:left w:w="360" w:type="dxa"/></w:tblCellMar>', [3000], [{ text: 'Table' }]) +
+      p('between') +
+      tbl('', [3000], [{ text: 'Cell', tcPr: '<w:tcMar><w:left w:w="720" w:type="dxa"/></w:tcMar>' }]),
+  );
+  near(word(all, 'Default').xMin, LEFT + 5.4, 'default margin');
+  near(word(all, 'Table').xMin, LEFT + 18, 'tblCellMar');
+  near(word(all, 'Cell').xMin, LEFT + 36, 'tcMar');
+});
