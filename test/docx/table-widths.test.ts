@@ -98,3 +98,15 @@ test('cell margins: Word\'s default 5.4 pt, tblCellMar and tcMar', async () => {
   near(word(all, 'Table').xMin, LEFT + 18, 'tblCellMar');
   near(word(all, 'Cell').xMin, LEFT + 36, 'tcMar');
 });
+
+test('autofit: a column too narrow for its longest word is widened (no word cut letter by letter)', async () => {
+  // A placeholder grid with no cell widths: 10 twips a column.
+  const all = await render(tbl('', [10, 10, 10], [{ text: 'Extraordinarily' }, { text: 'long' }, { text: 'Incomprehensibilities' }]));
+  const first = word(all, 'Extraordinarily');
+  const third = word(all, 'Incomprehensibilities');
+  assert.ok(first.xMax < third.xMin, 'the words side by side, in their own columns');
+  near(first.xMin, LEFT + 5.4, 'first column');
+  // A fixed table keeps its grid: there the word is cut.
+  const fixed = await render(tbl('<w:tblLayout w:type="fixed"/>', [10, 10, 10], [{ text: 'Extraordinarily' }, { text: 'x' }, { text: 'y' }]));
+  assert.ok(!fixed.some((w) => w.text === 'Extraordinarily'));
+});

@@ -61,6 +61,18 @@ interface ListState {
 export class ListCounters {
   private readonly lists = new Map<string, ListState>();
 
+  /** A copy of the state, for laying content out again (a table whose columns were widened). */
+  snapshot(): Map<string, ListState> {
+    const copy = new Map<string, ListState>();
+    for (const [id, s] of this.lists) copy.set(id, { counters: [...s.counters], formats: [...s.formats], starts: [...s.starts] });
+    return copy;
+  }
+
+  restore(snapshot: Map<string, ListState>): void {
+    this.lists.clear();
+    for (const [id, s] of snapshot) this.lists.set(id, { counters: [...s.counters], formats: [...s.formats], starts: [...s.starts] });
+  }
+
   /** The label of the next item of `list` (advances its counter). */
   next(list: ListInfo): string {
     const level = Math.max(0, Math.min(MAX_LEVEL, Math.floor(Number(list.level) || 0)));

@@ -41,6 +41,11 @@ export interface LayoutContext {
   pageMargins?: { left: number; right: number };
   /** The render's limits: time is checked per laid-out block. */
   budget?: RenderBudget;
+  /**
+   * When set, paragraphs record here the widest content they cannot break (a word or a picture, with the
+   * paragraph's indents): what an autofit table's column needs so that no word is cut letter by letter.
+   */
+  minWidth?: { value: number };
 }
 
 /** Word's default tab stops: every half inch. */
@@ -288,6 +293,7 @@ class LineBreaker {
     private readonly markFmt: Fmt,
     private readonly fonts: DocumentFonts,
     private readonly decimal: string,
+    private readonly minWidth?: { value: number },
   ) {
     this.line = this.newLine(true);
   }
@@ -424,6 +430,7 @@ class LineBreaker {
         return;
       }
       case 'word': {
+        if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
         if (this.endWith(unit.width) > this.line.end + EPS && this.hasContent()) this.finish(false);
         if (this.endWith(unit.width) > this.line.end + EPS) {
           const room = this.line.end - this.endWith(0);
@@ -727,7 +734,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     }
   }
 
-  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.');
+  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.', ctx.minWidth);
   for (const unit of builder.units) breaker.add(unit);
   breaker.end();
 

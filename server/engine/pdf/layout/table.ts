@@ -42,6 +42,29 @@ function columnWidths(table: Table, gridCols: number, width: number): number[] {
   return widths.map((w) => w * scale);
 }
 
+/**
+ * Widens the columns narrower than their widest word (`min`), first by growing the table up to `room`, then by
+ * taking width from the columns wider than they need. Columns that cannot be given all they need get a share.
+ * True when a column changed.
+ */
+function widen(columns: number[], min: number[], room: number): boolean {
+  const need = columns.map((w, i) => Math.max(0, min[i] - w));
+  const deficit = need.reduce((a, b) => a + b, 0);
+  if (deficit < 0.5) return false;
+  const total = columns.reduce((a, b) => a + b, 0);
+  const grow = Math.min(deficit, Math.max(0, room - total));
+  const slack = columns.map((w, i) => (need[i] > 0 ? 0 : Math.max(0, w - min[i])));
+  const totalSlack = slack.reduce((a, b) => a + b, 0);
+  const taken = Math.min(deficit - grow, totalSlack);
+  if (grow + taken < 0.5) return false;
+  const share = (grow + taken) / deficit;
+  for (let i = 0; i < columns.length; i++) {
+    if (need[i] > 0) columns[i] += need[i] * share;
+    else if (totalSlack > 0) columns[i] -= (slack[i] * taken) / totalSlack;
+  }
+  return true;
+}
+
 interface Placement {
   cell: TableCell;
   col: number;
@@ -106,10 +129,13 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const { rows: placedRows, gridCols } = place(table);
   fillGaps(placedRows, gridCols);
   const columns = columnWidths(table, gridCols, width);
-  const tableWidth = columns.reduce((a, b) => a + b, 0);
+  let tableWidth = columns.reduce((a, b) => a + b, 0);
   // The indent moves a left-aligned table (within the box: a table the box's width is not pushed past it).
-  const indent = Math.max(-72, Math.min(num(style.indent, 0), Math.max(0, width - tableWidth)));
-  const x = style.align === 'center' ? (width - tableWidth) / 2 : style.align === 'right' ? width - tableWidth : indent;
+  const placeX = (w: number): number => {
+    const indent = Math.max(-72, Math.min(num(style.indent, 0), Math.max(0, width - w)));
+    return style.align === 'center' ? (width - w) / 2 : style.align === 'right' ? width - w : indent;
+  };
+  let x = placeX(tableWidth);
   const padH = Math.min(Math.max(num(style.cellPadding, DEFAULT_CELL_PADDING), 0), Math.max(0, Math.min(72, tableWidth / gridCols / 3)));
   const margins = style.cellMargins && typeof style.cellMargins === 'object' ? style.cellMargins : undefined;
   const side = (v: unknown, fallback: number): number => Math.max(0, Math.min(72, num(v, fallback)));
@@ -117,9 +143,12 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const padding = margins
     ? { top: side(margins.top, 0), bottom: side(margins.bottom, 0), left: side(margins.left, padH), right: side(margins.right, padH) }
     : { top: padH / 2, bottom: padH / 2, left: padH, right: padH };
-  const cellPadding = (cell: TableCell, cellWidth: number): LaidCell['padding'] => {
+  const wantedPadding = (cell: TableCell): LaidCell['padding'] => {
     const own = cell.margins && typeof cell.margins === 'object' ? cell.margins : undefined;
-    const p = own ? { top: side(own.top, padding.top), bottom: side(own.bottom, padding.bottom), left: side(own.left, padding.left), right: side(own.right, padding.right) } : padding;
+    return own ? { top: side(own.top, padding.top), bottom: side(own.bottom, padding.bottom), left: side(own.left, padding.left), right: side(own.right, padding.right) } : padding;
+  };
+  const cellPadding = (cell: TableCell, cellWidth: number): LaidCell['padding'] => {
+    const p = wantedPadding(cell);
     // Margins never take more than two thirds of the cell's width.
     const h = p.left + p.right;
     if (h > (cellWidth * 2) / 3 && h > 0) {
@@ -136,16 +165,23 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const maxSpanHeight = ctx.maxImage.height * 0.5;
 
   const models = Array.isArray(table.rows) ? table.rows : [];
-  const rows: LaidRow[] = [];
-  const heights: number[] = [];
-  placedRows.forEach((placed, r) => {
+  const autofit = style.layout !== 'fixed';
+  // Autofit: the widest word of each one-column cell, to widen columns too narrow for it (laid out again then).
+  const listState = autofit ? ctx.lists.snapshot() : undefined;
+  const minCol: number[] = new Array<number>(gridCols).fill(0);
+  const layoutRows = (measure: boolean): LaidRow[] => placedRows.map((placed, r) => {
     const model = models[r];
     const cells: LaidCell[] = [];
     for (const p of placed) {
       const cellWidth = columns.slice(p.col, p.col + p.colSpan).reduce((a, b) => a + b, 0);
       const pad = cellPadding(p.cell, cellWidth);
       const inner = Math.max(1, cellWidth - pad.left - pad.right);
-      const laid = layoutStack(p.cell.blocks, inner, cellCtx);
+      const record = measure && p.colSpan === 1 && !p.filler ? { value: 0 } : undefined;
+      const laid = layoutStack(p.cell.blocks, inner, record ? { ...cellCtx, minWidth: record } : cellCtx);
+      if (record) {
+        const wanted = wantedPadding(p.cell);
+        minCol[p.col] = Math.max(minCol[p.col], record.value + wanted.left + wanted.right);
+      }
       const own: Borders = p.cell.borders && typeof p.cell.borders === 'object' ? p.cell.borders : {};
       const borders: Borders = p.filler ? {} : {
         top: own.top !== undefined ? validBorder(own.top) : tableBorder,
@@ -166,14 +202,21 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
         padding: pad,
       });
     }
-    rows.push({
+    return {
       cells,
       header: model?.header === true,
       minHeight: Math.max(0, Math.min(num(model?.height, 0), ctx.maxImage.height)),
       cantSplit: model?.cantSplit === true,
-    });
+    };
   });
-
+  let rows = layoutRows(autofit);
+  if (autofit && listState && widen(columns, minCol, width - Math.max(0, x))) {
+    ctx.lists.restore(listState);
+    rows = layoutRows(false);
+    tableWidth = columns.reduce((a, b) => a + b, 0);
+    x = placeX(tableWidth);
+  }
+  const heights: number[] = [];
   const need = (c: LaidCell): number => c.contentHeight + c.padding.top + c.padding.bottom;
   const computeHeights = (): void => {
     heights.length = 0;
