@@ -20,8 +20,10 @@ function tbl(tblPr: string, grid: number[], cells: Array<{ text: string; tcPr?: 
   return `<w:tbl><w:tblPr>${BORDERS}${tblPr}</w:tblPr><w:tblGrid>${grid.map((w) => `<w:gridCol w:w="${w}"/>`).join('')}</w:tblGrid><w:tr>${tcs}</w:tr></w:tbl>`;
 }
 
-async function render(body: string): Promise<Word[]> {
-  const result = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: body + p('') }) });
+const WORD_2013 = '<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>';
+
+async function render(body: string, settings?: string): Promise<Word[]> {
+  const result = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: body + p(''), settings }) });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   return words((await renderPdf(result.template, {})).bytes);
 }
@@ -58,11 +60,14 @@ test('tblW in twips sets the width of an autofit table; a fixed table keeps its 
   near(word(all, 'Fixed').xMax, LEFT + 100 - 5.4, 'fixed: the grid');
 });
 
-test('tblInd moves the table right by the indent', async () => {
-  const all = await render(
-    tbl('', [3000], [{ text: 'Plain' }]) + p('between') + tbl('<w:tblInd w:w="1440" w:type="dxa"/>', [3000], [{ text: 'Indented' }]),
-  );
+test('tblInd moves the table\'s edge right by the indent (Word 2013 and later)', async () => {
+  const body = tbl('', [3000], [{ text: 'Plain' }]) + p('between') + tbl('<w:tblInd w:w="1440" w:type="dxa"/>', [3000], [{ text: 'Indented' }]);
+  const all = await render(body, WORD_2013);
   near(word(all, 'Indented').xMin - word(all, 'Plain').xMin, 72, 'indent');
+  near(word(all, 'Indented').xMin, LEFT + 72 + 5.4, 'text of the indented table');
+  // Word 2010 and older (no compatibilityMode 15) measure the indent to the first cell's text.
+  const old = await render(body);
+  near(word(old, 'Indented').xMin, LEFT + 72, 'text at the indent');
 });
 
 test('a placeholder grid (tiny columns) takes its widths from the cells (tcW)', async () => {

@@ -23,6 +23,11 @@ export interface DocContext {
    * and later) the mark stays with the break, so the next page starts with the next paragraph.
    */
   splitPageBreakAndMark?: boolean;
+  /**
+   * settings.xml's w:compatSetting compatibilityMode (15 = Word 2013 and later; absent = older). Below 15 a
+   * table's w:tblInd is measured to the text of its first cell, not to its edge.
+   */
+  compatibilityMode?: number;
 }
 
 /** A complex field being read (w:fldChar begin … separate … end). */

@@ -54,7 +54,12 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
-  const doc: DocContext = { pkg, styles, numbering, theme, warnings, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
+  const mode = children(child(settings, 'w:compat'), 'w:compatSetting').find((c) => c.attrs['w:name'] === 'compatibilityMode');
+  const doc: DocContext = {
+    pkg, styles, numbering, theme, warnings,
+    splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']),
+    compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
+  };
 
   const items = readBody(doc, main);
   checkNotes(doc, main);

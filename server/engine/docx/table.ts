@@ -98,7 +98,19 @@ function sameLine(a: BorderLine | null, b: BorderLine | null): boolean {
   return a.width === b.width && a.color === b.color && (a.style ?? 'single') === (b.style ?? 'single');
 }
 
+/** Tables being read around the current one (a nested table's indent is measured differently). */
+let nesting = 0;
+
 export function readTable(ctx: PartContext, tbl: XElement): Table {
+  nesting++;
+  try {
+    return readTableAt(ctx, tbl, nesting > 1);
+  } finally {
+    nesting--;
+  }
+}
+
+function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   const { styles, theme } = ctx.doc;
   const tblPr = child(tbl, 'w:tblPr');
   const style = styles.tableStyle(childVal(tblPr, 'w:tblStyle'));
@@ -218,7 +230,14 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
   }
   const ind = child(tblPr, 'w:tblInd');
   const indent = ind && (ind.attrs['w:type'] === undefined || ind.attrs['w:type'] === 'dxa') ? twips(ind.attrs['w:w']) : undefined;
-  if (indent) tableStyle.indent = round2(indent);
+  // Word 2010 and older (compatibilityMode below 15) measure a top-level table's stated indent to the text
+  // of its first cell: the edge sits that cell's left margin further left.
+  let edge = indent;
+  if (edge !== undefined && !nested && (ctx.doc.compatibilityMode ?? 0) < 15) {
+    const first = rawRows[0]?.find((c) => c.el !== SPACER)?.cell;
+    edge -= first?.margins?.left ?? margins.left ?? 0;
+  }
+  if (edge) tableStyle.indent = round2(edge);
   if (child(tblPr, 'w:tblLayout')?.attrs['w:type'] === 'fixed') tableStyle.layout = 'fixed';
   return { type: 'table', columns: grid.map(round2), rows, style: tableStyle };
 }
