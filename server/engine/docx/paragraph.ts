@@ -294,7 +294,6 @@ function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: B
   const props = runProps(ctx, run, state);
   if (props.vanish) return;
   const text = runText(run);
-  if ((props.caps || props.smallCaps) && /\p{Ll}/u.test(text)) ctx.doc.warnings.add('caps_not_drawn', ctx.part, props.caps ? 'w:caps' : 'w:smallCaps');
   const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
   const fields = ctx.fields;
   for (const node of run.children) {

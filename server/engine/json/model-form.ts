@@ -26,12 +26,12 @@ function opt<T>(obj: JsonObject, key: string, path: string, read: (v: Json, p: s
 
 function runStyle(value: Json, path: string): RunStyle {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'vertAlign', 'link']));
+  onlyKeys(obj, path, new Set(['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'vertAlign', 'link', 'caps', 'smallCaps']));
   const out: RunStyle = {};
   const o = out as Record<string, unknown>;
   opt(obj, 'font', path, string, o);
   opt(obj, 'size', path, (v, p) => pt(v, p, 1), o);
-  for (const key of ['bold', 'italic', 'underline', 'strike']) opt(obj, key, path, boolean, o);
+  for (const key of ['bold', 'italic', 'underline', 'strike', 'caps', 'smallCaps']) opt(obj, key, path, boolean, o);
   opt(obj, 'color', path, color, o);
   opt(obj, 'highlight', path, color, o);
   opt(obj, 'vertAlign', path, (v, p) => oneOf(v, p, ['superscript', 'subscript'] as const), o);

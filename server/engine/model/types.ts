@@ -24,6 +24,10 @@ export interface RunStyle {
   color?: string;
   highlight?: string;
   vertAlign?: 'superscript' | 'subscript';
+  /** All capitals (Word's w:caps): the text is kept as written and drawn upper-cased. */
+  caps?: boolean;
+  /** Small capitals (w:smallCaps): lower-case letters drawn as capitals at 80 % of the size. */
+  smallCaps?: boolean;
   /** Hyperlink target (absolute URL or mailto:). */
   link?: string;
 }

@@ -79,7 +79,7 @@ function decimalSeparatorOf(locale: unknown): string {
   return sep;
 }
 
-function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string, budget: RenderBudget): LaidSection {
+function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string, budget: RenderBudget, locale: string | undefined): LaidSection {
   const base = baseGeometry(asObject(section.page));
   const width = base.right - base.left;
   const parts = new Map<Block[], LaidHeaderFooter>();
@@ -94,6 +94,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     decimalSeparator,
     pageMargins,
     budget,
+    locale,
   };
   let headerHeight = 0;
   let footerHeight = 0;
@@ -119,6 +120,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     decimalSeparator,
     pageMargins,
     budget,
+    locale,
   };
   const body = layoutBlocks(section.body, width, ctx);
   return { section, geo, body, parts, ctx };
@@ -193,7 +195,7 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   const fonts = new DocumentFonts();
   const bodyLists = new ListCounters();
   const decimal = decimalSeparatorOf(model.locale);
-  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal, budget));
+  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal, budget, typeof model.locale === 'string' ? model.locale : undefined));
 
   // 2. Document and fonts.
   const first = laid[0].geo;
