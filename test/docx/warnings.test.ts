@@ -122,13 +122,13 @@ test('sections in columns are reported (drawn as one column); capitals and small
   );
 });
 
-test('a page colour is reported; a white or automatic one is none', () => {
-  const withBackground = (attrs: string): Uint8Array => {
-    const files = unzipSync(buildDocx({ body: p('coloured page') }));
-    files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']).replace('<w:body>', `<w:background ${attrs}/><w:body>`));
+test('a page colour is drawn, not reported; a page fill effect (picture, gradient) is reported', () => {
+  const withBackground = (inner: string): Uint8Array => {
+    const files = unzipSync(buildDocx({ body: p('coloured page'), settings: '<w:displayBackgroundShape/>' }));
+    files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']).replace('<w:body>', `<w:background w:color="FFF2CC">${inner}</w:background><w:body>`));
     return zipSync(files);
   };
-  assert.deepEqual(compile(withBackground('w:color="FFF2CC"')).map((w) => [w.code, w.location.element, w.message]), [['background_not_drawn', 'w:background', 'the page colour (background) is not drawn']]);
-  assert.deepEqual(compile(withBackground('w:color="FFFFFF"')), []);
-  assert.deepEqual(compile(withBackground('w:color="auto"')), []);
+  assert.deepEqual(compile(withBackground('')), []);
+  assert.deepEqual(compile(withBackground('<v:background><v:fill type="gradient" color2="#ffffff"/></v:background>')).map((w) => [w.code, w.location.element, w.message]),
+    [['background_not_drawn', 'w:background', 'the page fill effect (picture, texture, pattern or gradient) is not drawn: the page colour is']]);
 });

@@ -228,7 +228,7 @@ function section(value: Json, path: string): Section {
 }
 
 export function readModelForm(doc: JsonObject): TemplateModel {
-  onlyKeys(doc, '$', new Set(['version', '$schema', 'sections', 'defaults', 'metadata', 'locale']));
+  onlyKeys(doc, '$', new Set(['version', '$schema', 'sections', 'defaults', 'metadata', 'locale', 'background']));
   integer(doc.version, '$.version', 1, 1);
   const sections = array(doc.sections, '$.sections').map((s, i) => section(s, at('$.sections', i)));
   if (sections.length === 0) fail('$.sections', 'a template needs at least one section.');
@@ -246,5 +246,6 @@ export function readModelForm(doc: JsonObject): TemplateModel {
   if (metadata) model.metadata = metadata;
   const locale = readLocale(doc.locale, '$.locale');
   if (locale) model.locale = locale;
+  if (doc.background !== undefined) model.background = color(doc.background, '$.background');
   return model;
 }

@@ -192,6 +192,8 @@ export interface TemplateModel {
   metadata?: DocMetadata;
   /** BCP 47 locale used by filters (numbers, currency, dates). */
   locale?: string;
+  /** Page colour: every page is filled with it before anything is drawn (Word's w:background). */
+  background?: string;
 }
 
 /** A template variable as listed in a template's `fields` (CONTRACT.md §4). */
