@@ -99,3 +99,76 @@ test('page colour: a theme colour is resolved; white, automatic or not displayed
   assert.deepEqual(warnings.map((w) => [w.code, w.location.element]), [['background_not_drawn', 'w:background']]);
   assert.ok(near(raster(pdf, 2, 10).rgb(0, 0), [0xff, 0xf2, 0xcc], 6));
 });
+
+/** A numbering part with one single-level list per format: numId = index + 1. */
+function listsOf(formats: string[]): { numbering: string; body: (items: number) => string } {
+  const numbering = formats.map((fmt, i) =>
+    `<w:abstractNum w:abstractNumId="${i}"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="%1."/>` +
+    '<w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum>').join('') +
+    formats.map((_, i) => `<w:num w:numId="${i + 1}"><w:abstractNumId w:val="${i}"/></w:num>`).join('');
+  const body = (items: number): string => formats.map((fmt, i) =>
+    Array.from({ length: items }, (_, k) => p(`${fmt} item ${k + 1}`, `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${i + 1}"/></w:numPr>`)).join('')).join('');
+  return { numbering, body };
+}
+
+test('number formats: ordinal, words, zero-padded, Roman, letters, Hebrew, Arabic, CJK and full-width labels', async () => {
+  const formats = ['ordinal', 'ordinalText', 'cardinalText', 'decimalZero', 'upperRoman', 'lowerLetter', 'hebrew1', 'hebrew2', 'arabicAbjad',
+    'chineseCounting', 'chineseCountingThousand', 'japaneseCounting', 'ideographDigital', 'decimalFullWidth', 'decimalEnclosedCircle', 'russianUpper'];
+  const { numbering, body } = listsOf(formats);
+  const { pdf, warnings } = await renderDocx({ body: body(3), numbering });
+  assert.deepEqual(warnings, []);
+  const lines = pdfText(pdf, { layout: true }).split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter(Boolean);
+  const label = (fmt: string, k: number): string => {
+    const line = lines.find((l) => l.endsWith(`${fmt} item ${k}`));
+    assert.ok(line, `no line for ${fmt} ${k}: ${lines.join(' | ')}`);
+    return line.slice(0, line.length - `${fmt} item ${k}`.length).trim();
+  };
+  const expected: Record<string, string[]> = {
+    ordinal: ['1st.', '2nd.', '3rd.'],
+    ordinalText: ['First.', 'Second.', 'Third.'],
+    cardinalText: ['One.', 'Two.', 'Three.'],
+    decimalZero: ['01.', '02.', '03.'],
+    upperRoman: ['I.', 'II.', 'III.'],
+    lowerLetter: ['a.', 'b.', 'c.'],
+    chineseCounting: ['一.', '二.', '三.'],
+    chineseCountingThousand: ['一.', '二.', '三.'],
+    japaneseCounting: ['一.', '二.', '三.'],
+    ideographDigital: ['一.', '二.', '三.'],
+    decimalFullWidth: ['１.', '２.', '３.'],
+    decimalEnclosedCircle: ['①.', '②.', '③.'],
+    russianUpper: ['А.', 'Б.', 'В.'],
+  };
+  for (const [fmt, labels] of Object.entries(expected)) {
+    assert.deepEqual([1, 2, 3].map((k) => label(fmt, k)), labels, fmt);
+  }
+  // Right-to-left letters: pdftotext gives the letter (with the full stop on either side, and bidi marks; Arabic as its shaped presentation forms).
+  for (const [fmt, letters] of [['hebrew1', ['א', 'ב', 'ג']], ['hebrew2', ['א', 'ב', 'ג']], ['arabicAbjad', ['أ', 'ب', 'ج']]] as const) {
+    assert.deepEqual([1, 2, 3].map((k) => label(fmt, k).replace(/[.\u200e\u200f\u202a-\u202e]/g, '').normalize('NFKC')), letters, fmt);
+  }
+});
+
+test('number formats: counters past the first few (teens, hundreds, Hebrew 15/16, CJK tens)', async () => {
+  const { formatCounter } = await import('../../server/engine/pdf/layout/number-formats.js');
+  const cases: Array<[string, number, string]> = [
+    ['ordinal', 11, '11th'], ['ordinal', 12, '12th'], ['ordinal', 21, '21st'], ['ordinal', 102, '102nd'], ['ordinal', 113, '113th'],
+    ['ordinalText', 12, 'Twelfth'], ['ordinalText', 20, 'Twentieth'], ['ordinalText', 21, 'Twenty-first'], ['ordinalText', 100, 'One hundredth'],
+    ['cardinalText', 15, 'Fifteen'], ['cardinalText', 42, 'Forty-two'], ['cardinalText', 101, 'One hundred one'], ['cardinalText', 2000, 'Two thousand'],
+    ['decimalZero', 9, '09'], ['decimalZero', 10, '10'], ['decimalZero', 123, '123'],
+    ['upperRoman', 1994, 'MCMXCIV'], ['lowerLetter', 27, 'aa'],
+    ['hebrew1', 10, 'י'], ['hebrew1', 15, 'טו'], ['hebrew1', 16, 'טז'], ['hebrew1', 21, 'כא'], ['hebrew1', 500, 'תק'], ['hebrew2', 23, 'אא'],
+    ['chineseCounting', 10, '十'], ['chineseCounting', 11, '十一'], ['chineseCounting', 20, '二十'], ['chineseCounting', 101, '一百零一'],
+    ['chineseCounting', 110, '一百一十'], ['chineseCountingThousand', 10001, '一万零一'], ['japaneseCounting', 101, '百一'],
+    ['japaneseCounting', 15, '十五'], ['ideographDigital', 10, '一〇'], ['ideographTraditional', 3, '丙'], ['ideographZodiac', 12, '亥'],
+    ['decimalFullWidth', 12, '１２'], ['decimalEnclosedCircle', 10, '⑩'], ['decimalEnclosedCircle', 11, '11'], ['aiueo', 2, 'イ'], ['iroha', 3, 'ハ'],
+  ];
+  for (const [fmt, n, want] of cases) assert.equal(formatCounter(n, fmt as Parameters<typeof formatCounter>[1]), want, `${fmt} ${n}`);
+});
+
+test('number formats the renderer cannot write are numbered with decimals and reported once per format', async () => {
+  const { numbering, body } = listsOf(['hindiNumbers', 'thaiLetters', 'decimal']);
+  const { pdf, warnings } = await renderDocx({ body: body(2), numbering });
+  assert.deepEqual(warnings.map((w) => [w.code, w.location.part, w.location.element, w.count, w.message]), [
+    ['number_format_unsupported', 'word/numbering.xml', 'w:numFmt', 4, '4 list items numbered in hindiNumbers/thaiLetters drawn with decimal numbers (the format is not supported)'],
+  ]);
+  assert.match(pdfText(pdf, { layout: true }), /2\.\s+hindiNumbers item 2/);
+});

@@ -51,7 +51,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
   const theme = readTheme(optionalPart(pkg, main, 'theme'));
   const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
-  const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
+  const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles, pkg.relatedPart(main, 'numbering') ?? 'word/numbering.xml');
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
   const doc: DocContext = { pkg, styles, numbering, theme, warnings, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };

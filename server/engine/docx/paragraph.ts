@@ -47,6 +47,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const ilvl = direct.ilvl ?? props.ilvl;
   const level = numbering.level(numId, ilvl);
   if (level) props = mergeP(props, level.p);
+  if (level?.unsupported) ctx.doc.warnings.add('number_format_unsupported', numbering.part, 'w:numFmt', level.unsupported);
   props = mergeP(props, direct);
 
   const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);

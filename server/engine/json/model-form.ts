@@ -7,6 +7,7 @@ import type {
   Block, BorderLine, HeaderFooterSet, Inline, ListInfo, PageSetup, Paragraph, ParagraphStyle, RunStyle, Section,
   Table, TableCell, TableRow, TabStop, TemplateModel,
 } from '../model/types.js';
+import { LIST_FORMATS } from '../model/types.js';
 import { EngineError } from '../errors.js';
 import { decodeDataUriImage } from '../images/sniff.js';
 import { at, array, boolean, color, fail, integer, number, object, oneOf, onlyKeys, string, type Json, type JsonObject } from './read.js';
@@ -118,7 +119,7 @@ function listInfo(value: Json, path: string): ListInfo {
   const out: ListInfo = {
     id: string(obj.id, at(path, 'id')),
     level: integer(obj.level, at(path, 'level'), 0, 8),
-    format: oneOf(obj.format, at(path, 'format'), ['bullet', 'decimal', 'lowerLetter', 'upperLetter', 'lowerRoman', 'upperRoman', 'none'] as const),
+    format: oneOf(obj.format, at(path, 'format'), LIST_FORMATS),
   };
   if (obj.text !== undefined) out.text = string(obj.text, at(path, 'text'));
   if (obj.start !== undefined) out.start = integer(obj.start, at(path, 'start'), 0, 1_000_000);

@@ -96,12 +96,24 @@ export interface FieldRun {
 
 export type Inline = TextRun | ImageRun | FieldRun;
 
+/**
+ * List number formats: Word's w:numFmt values the renderer writes (engine/pdf/layout/number-formats.ts). The DOCX
+ * importer turns any other value into 'decimal' with a number_format_unsupported warning.
+ */
+export const LIST_FORMATS = [
+  'bullet', 'decimal', 'lowerLetter', 'upperLetter', 'lowerRoman', 'upperRoman', 'none',
+  'decimalZero', 'ordinal', 'cardinalText', 'ordinalText', 'decimalFullWidth', 'decimalEnclosedCircle',
+  'hebrew1', 'hebrew2', 'arabicAlpha', 'arabicAbjad', 'russianLower', 'russianUpper', 'aiueo', 'iroha',
+  'ideographDigital', 'japaneseDigitalTenThousand', 'chineseCounting', 'chineseCountingThousand',
+  'taiwaneseCounting', 'taiwaneseCountingThousand', 'japaneseCounting', 'ideographTraditional', 'ideographZodiac',
+] as const;
+
 export interface ListInfo {
   /** Paragraphs with the same id and level continue one numbering. */
   id: string;
   /** 0-based nesting level. */
   level: number;
-  format: 'bullet' | 'decimal' | 'lowerLetter' | 'upperLetter' | 'lowerRoman' | 'upperRoman' | 'none';
+  format: (typeof LIST_FORMATS)[number];
   /** Word's level text, e.g. '%1.' or '%1.%2)'; the bullet character for bullets. */
   text?: string;
   start?: number;

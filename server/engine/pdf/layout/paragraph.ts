@@ -740,7 +740,13 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
 
   let label: { items: Item[]; end: number } | null = null;
   if (list) {
-    const text = cleanText(ctx.lists.next(list));
+    let text = cleanText(ctx.lists.next(list));
+    // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
+    if (hasRtl(text)) {
+      if (hasArabic(text)) text = shapeArabic(text);
+      const levels = bidiLevels(text, geo.rtl ? 1 : 0);
+      text = visualOrder(levels).map((i) => (levels[i] % 2 ? mirrored(text[i]) : text[i])).join('');
+    }
     if (text) {
       const labelStyle = { ...markStyle, underline: false, strike: false, link: undefined, highlight: undefined };
       const fmt = makeFmt(labelStyle);
