@@ -172,3 +172,11 @@ test('number formats the renderer cannot write are numbered with decimals and re
   ]);
   assert.match(pdfText(pdf, { layout: true }), /2\.\s+hindiNumbers item 2/);
 });
+
+test('the .json format takes caps and smallCaps as run style properties', async () => {
+  const { compileTemplate: compile } = await import('../../server/engine/index.js');
+  const json = { docloom: 1, body: [{ type: 'paragraph', runs: [{ text: 'quiet words', caps: true }, { text: ' and small ones', smallCaps: true }] }] };
+  const result = compile({ kind: 'json', bytes: new TextEncoder().encode(JSON.stringify(json)) });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.match(pdfText((await renderPdf(result.template, {})).bytes), /QUIET WORDS AND SMALL ONES/);
+});
