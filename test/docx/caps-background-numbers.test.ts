@@ -164,6 +164,15 @@ test('number formats: counters past the first few (teens, hundreds, Hebrew 15/16
   for (const [fmt, n, want] of cases) assert.equal(formatCounter(n, fmt as Parameters<typeof formatCounter>[1]), want, `${fmt} ${n}`);
 });
 
+test('a list label takes the capitals of its paragraph: lowerLetter in an all-caps paragraph is drawn "A."', async () => {
+  const { numbering, body } = listsOf(['lowerLetter']);
+  const caps = body(2).replace(/<w:r><w:t /g, '<w:r><w:rPr><w:caps/></w:rPr><w:t ');
+  const { pdf } = await renderDocx({ body: caps, numbering });
+  const text = pdfText(pdf, { layout: true });
+  assert.match(text, /A\.\s+LOWERLETTER ITEM 1/);
+  assert.match(text, /B\.\s+LOWERLETTER ITEM 2/);
+});
+
 test('number formats the renderer cannot write are numbered with decimals and reported once per format', async () => {
   const { numbering, body } = listsOf(['hindiNumbers', 'thaiLetters', 'decimal']);
   const { pdf, warnings } = await renderDocx({ body: body(2), numbering });

@@ -741,6 +741,8 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
   let label: { items: Item[]; end: number } | null = null;
   if (list) {
     let text = cleanText(ctx.lists.next(list));
+    // The label takes the paragraph mark's capitals, as Word draws it ("a." in an all-caps heading is "A.").
+    if (markStyle.caps === true) text = upperCase(text, ctx.locale);
     // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
     if (hasRtl(text)) {
       if (hasArabic(text)) text = shapeArabic(text);
