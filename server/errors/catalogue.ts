@@ -91,7 +91,7 @@ export const CATALOGUE = {
   behind_text_not_drawn: { kind: 'warning', status: null, meaning: 'A picture or shape behind the text (a background, a watermark) is left out.' },
   columns_not_drawn: { kind: 'warning', status: null, meaning: 'A section set in several columns (`w:cols`) is drawn as one column.' },
   background_not_drawn: { kind: 'warning', status: null, meaning: 'A page fill effect (a picture, texture, pattern or gradient in `w:background`) is not drawn: only the page colour is.' },
-  number_format_unsupported: { kind: 'warning', status: null, meaning: 'A list numbered in a format the renderer cannot write (`w:numFmt`: Hindi, Thai, Korean, Vietnamese, legal CJK, custom, …) is numbered with decimal numbers.' },
+  number_format_unsupported: { kind: 'warning', status: null, meaning: 'A list numbered in a format the renderer cannot write (`w:numFmt`: Hindi, Thai, Korean, Vietnamese, legal CJK, an unknown custom format, …) is numbered with decimal numbers (or the fallback format the file gives).' },
   element_not_drawn: { kind: 'warning', status: null, meaning: 'Content of a kind the importer does not read (`location.element` names the element) is left out.' },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -177,7 +177,7 @@ test('number formats the renderer cannot write are numbered with decimals and re
   const { numbering, body } = listsOf(['hindiNumbers', 'thaiLetters', 'decimal']);
   const { pdf, warnings } = await renderDocx({ body: body(2), numbering });
   assert.deepEqual(warnings.map((w) => [w.code, w.location.part, w.location.element, w.count, w.message]), [
-    ['number_format_unsupported', 'word/numbering.xml', 'w:numFmt', 4, '4 list items numbered in hindiNumbers/thaiLetters drawn with decimal numbers (the format is not supported)'],
+    ['number_format_unsupported', 'word/numbering.xml', 'w:numFmt', 4, '4 list items numbered in hindiNumbers/thaiLetters drawn with decimal numbers or the file\'s fallback format (the format is not supported)'],
   ]);
   assert.match(pdfText(pdf, { layout: true }), /2\.\s+hindiNumbers item 2/);
 });
@@ -188,4 +188,23 @@ test('the .json format takes caps and smallCaps as run style properties', async 
   const result = compile({ kind: 'json', bytes: new TextEncoder().encode(JSON.stringify(json)) });
   assert.ok(result.ok, JSON.stringify(result));
   assert.match(pdfText((await renderPdf(result.template, {})).bytes), /QUIET WORDS AND SMALL ONES/);
+});
+
+test('Word 2010+ custom formats in mc:AlternateContent: 001, α and Α are written; another one falls back with a warning', async () => {
+  const custom = (id: number, format: string, fallback: string): string =>
+    `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:start w:val="1"/><mc:AlternateContent><mc:Choice Requires="w14">` +
+    `<w:numFmt w:val="custom" w:format="${format}"/></mc:Choice><mc:Fallback><w:numFmt w:val="${fallback}"/></mc:Fallback></mc:AlternateContent>` +
+    '<w:lvlText w:val="%1."/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum>';
+  const formats: Array<[string, string]> = [['001, 002, 003, ...', 'decimal'], ['α, β, γ, ...', 'lowerLetter'], ['Α, Β, Γ, ...', 'upperLetter'], ['a-1, a-2, ...', 'lowerRoman']];
+  const numbering = formats.map(([f, fb], i) => custom(i, f, fb)).join('') + formats.map((_, i) => `<w:num w:numId="${i + 1}"><w:abstractNumId w:val="${i}"/></w:num>`).join('');
+  const body = formats.map((_, i) => [1, 2].map((k) => p(`list${i} item ${k}`, `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${i + 1}"/></w:numPr>`)).join('')).join('');
+  const { pdf, warnings } = await renderDocx({ body, numbering });
+  // Spaces aside: a label wider than the hanging indent ("001.") runs into the text in pdftotext's layout.
+  const lines = pdfText(pdf, { layout: true }).split('\n').map((l) => l.replace(/\s+/g, ''));
+  for (const want of ['001.list0item1', '002.list0item2', 'α.list1item1', 'β.list1item2', 'Α.list2item1', 'Β.list2item2', 'i.list3item1', 'ii.list3item2']) {
+    assert.ok(lines.includes(want), `${want} in ${lines.join(' | ')}`);
+  }
+  assert.deepEqual(warnings.map((w) => [w.code, w.count, w.message]), [
+    ['number_format_unsupported', 2, '2 list items numbered in custom "a-1, a-2, ..." drawn with decimal numbers or the file\'s fallback format (the format is not supported)'],
+  ]);
 });

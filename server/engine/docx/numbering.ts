@@ -77,10 +77,42 @@ interface NumDef {
   levelOverrides: Map<number, LevelDef>;
 }
 
+/** Word 2010+ custom formats (w:format, the first items written out) that docloom writes, by their first item. */
+const CUSTOM: Record<string, ListInfo['format']> = {
+  '01': 'decimalZero', '001': 'decimalZero3', '0001': 'decimalZero4', '00001': 'decimalZero5', 'α': 'greekLower', 'Α': 'greekUpper',
+};
+
+function customFormat(el: XElement | undefined): ListInfo['format'] | undefined {
+  if (el?.attrs['w:val'] !== 'custom') return undefined;
+  return CUSTOM[(el.attrs['w:format'] ?? '').split(',')[0].trim()];
+}
+
+/**
+ * The level's w:numFmt value. Word 2010+ writes custom formats in mc:AlternateContent (Choice: custom with
+ * w:format; Fallback: a classic format): a custom format docloom writes wins, else the Fallback's — with
+ * `unsupported` naming the custom format Word would have shown.
+ */
+function numFmtOf(lvl: XElement): { fmt: string; unsupported?: string } {
+  const direct = child(lvl, 'w:numFmt');
+  if (direct) return { fmt: customFormat(direct) ?? direct.attrs['w:val'] ?? 'decimal' };
+  for (const alt of children(lvl, 'mc:AlternateContent')) {
+    let unsupported: string | undefined;
+    for (const choice of children(alt, 'mc:Choice')) {
+      const el = child(choice, 'w:numFmt');
+      const custom = customFormat(el);
+      if (custom) return { fmt: custom };
+      if (el?.attrs['w:val'] === 'custom') unsupported = `custom "${el.attrs['w:format'] ?? ''}"`;
+    }
+    const fallback = child(child(alt, 'mc:Fallback'), 'w:numFmt');
+    if (fallback) return { fmt: fallback.attrs['w:val'] ?? 'decimal', unsupported };
+  }
+  return { fmt: 'decimal' };
+}
+
 function readLevel(lvl: XElement, theme: Theme): LevelDef {
-  const fmt = child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal';
+  const { fmt, unsupported: customLost } = numFmtOf(lvl);
   let format: ListInfo['format'] = FORMATS.has(fmt) ? (fmt as ListInfo['format']) : 'decimal';
-  const unsupported = FORMATS.has(fmt) || DECIMAL_ALIASES.has(fmt) ? undefined : fmt;
+  const unsupported = customLost ?? (FORMATS.has(fmt) || DECIMAL_ALIASES.has(fmt) ? undefined : fmt);
   const rawText = child(lvl, 'w:lvlText')?.attrs['w:val'];
   let text = rawText;
   if (format === 'bullet') {

@@ -106,6 +106,8 @@ export const LIST_FORMATS = [
   'hebrew1', 'hebrew2', 'arabicAlpha', 'arabicAbjad', 'russianLower', 'russianUpper', 'aiueo', 'iroha',
   'ideographDigital', 'japaneseDigitalTenThousand', 'chineseCounting', 'chineseCountingThousand',
   'taiwaneseCounting', 'taiwaneseCountingThousand', 'japaneseCounting', 'ideographTraditional', 'ideographZodiac',
+  // docloom's names for Word's custom formats (w:numFmt w:val="custom" w:format="001, 002, 003, ...", "α, β, γ, ...").
+  'decimalZero3', 'decimalZero4', 'decimalZero5', 'greekLower', 'greekUpper',
 ] as const;
 
 export interface ListInfo {

@@ -107,6 +107,8 @@ const HEBREW_ALPHABET = 'אבגדהוזחטיכלמנסעפצקרשת'.split('')
 const ARABIC_ALPHA = ['أ', 'ب', 'ت', 'ث', 'ج', 'ح', 'خ', 'د', 'ذ', 'ر', 'ز', 'س', 'ش', 'ص', 'ض', 'ط', 'ظ', 'ع', 'غ', 'ف', 'ق', 'ك', 'ل', 'م', 'ن', 'ه', 'و', 'ي'];
 const ARABIC_ABJAD = ['أ', 'ب', 'ج', 'د', 'ه', 'و', 'ز', 'ح', 'ط', 'ي', 'ك', 'ل', 'م', 'ن', 'س', 'ع', 'ف', 'ص', 'ق', 'ر', 'ش', 'ت', 'ث', 'خ', 'ذ', 'ض', 'ظ', 'غ'];
 /** russianLower/Upper: the alphabet without ё, й, ъ, ы, ь (as Word numbers). */
+/** Word's custom "α, β, γ, ...": the 24 letters, then doubled. */
+const GREEK = 'αβγδεζηθικλμνξοπρστυφχψω'.split('');
 const RUSSIAN = 'абвгдежзиклмнопрстуфхцчшщэюя'.split('');
 const AIUEO = 'アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン'.split('');
 const IROHA = 'イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセスン'.split('');
@@ -168,6 +170,14 @@ export function formatCounter(n: number, format: Format): string {
       return roman(n).toUpperCase();
     case 'decimalZero':
       return n >= 0 && n < 10 ? `0${n}` : String(n);
+    case 'decimalZero3':
+    case 'decimalZero4':
+    case 'decimalZero5':
+      return n >= 0 ? String(n).padStart(Number(format.slice(-1)), '0') : String(n);
+    case 'greekLower':
+      return repeated(n, GREEK);
+    case 'greekUpper':
+      return repeated(n, GREEK).toUpperCase();
     case 'ordinal':
       return n >= 0 ? ordinalSuffix(n) : String(n);
     case 'cardinalText':
