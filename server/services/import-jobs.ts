@@ -9,6 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { loadEngine } from './engine.js';
 import { runImport, type ImportJob, type ImportOutcome } from './import-core.js';
 import type { ImportReply, ImportRequest } from './import-worker.js';
+// The parent's Node options a worker accepts (V8 options such as --stack-trace-limit, --input-type are left out).
+import { workerExecArgv } from './render-pool.js';
 
 export interface Importer {
   run(job: ImportJob): Promise<ImportOutcome>;
@@ -47,17 +49,6 @@ function workerEntry(): { target: URL | string; eval: boolean } {
     return { eval: true, target: `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })` };
   }
   return { eval: false, target: new URL('./import-worker.js', here) };
-}
-
-/** The parent's Node flags less `--input-type`, which would stop the worker's file from loading (see render-pool.ts). */
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i];
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) out.push(arg);
-  }
-  return out;
 }
 
 interface Queued {
