@@ -13,7 +13,11 @@
  * and PASS/MISS against the issue's targets. The figures depend on how busy the machine is: the load average is
  * printed with them.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8]
+ * Further arguments add comparisons, in the same run (before/after figures of a change): `workers=<n>` is the
+ * same service started with DOCLOOM_RENDER_WORKERS=<n>; `root=<folder>` is the `docloom serve` of another checkout
+ * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings.
+ *
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [root=../before]
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,6 +32,13 @@ requireDist('bench/http-docx');
 
 const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
+const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined } => {
+  const m = /^(workers|root)=(.+)$/.exec(arg);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n> or root=<folder>)`);
+  return m[1] === 'workers'
+    ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
+    : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };
+});
 const CLIENTS = 8;
 
 // ---- the documents -------------------------------------------------------------------------------------------
@@ -206,18 +217,20 @@ async function concurrent(svc: ServeProcess, uuid: string, c: Case, seconds: num
 }
 
 /** Per phase, the p50 and mean over the requests' Server-Timing headers, in the order the phases happen. */
-function breakdown(headers: string[]): Array<{ name: string; p50: number; mean: number }> {
-  const phases = new Map<string, number[]>();
+function breakdown(headers: string[]): Array<{ name: string; p50: number; mean: number; cpuMean: number | null }> {
+  const phases = new Map<string, { wall: number[]; cpu: number[] }>();
   for (const header of headers) {
     for (const part of header.split(',')) {
-      const m = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
+      const m = /^\s*([\w-]+);dur=([\d.]+)(?:;desc="cpu=([\d.-]+)")?/.exec(part);
       if (!m) continue;
-      const list = phases.get(m[1]) ?? [];
-      list.push(Number(m[2]));
-      phases.set(m[1], list);
+      const entry = phases.get(m[1]) ?? { wall: [], cpu: [] };
+      entry.wall.push(Number(m[2]));
+      if (m[3] !== undefined) entry.cpu.push(Number(m[3]));
+      phases.set(m[1], entry);
     }
   }
-  return [...phases].map(([name, values]) => ({ name, p50: median(values), mean: values.reduce((a, b) => a + b, 0) / values.length }));
+  const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+  return [...phases].map(([name, { wall, cpu }]) => ({ name, p50: median(wall), mean: mean(wall), cpuMean: cpu.length > 0 ? mean(cpu) : null }));
 }
 
 // ---- the run ---------------------------------------------------------------------------------------------------
@@ -232,6 +245,7 @@ interface Result {
   seq: { times: number[]; cpuPerDoc: number };
   conc: { rate: number; p50: number; cpuPerDoc: number };
   profile?: { times: number[]; timings: string[] };
+  compare: Array<{ label: string; p50: number; p95: number; rate: number; concP50: number; cpuPerDoc: number }>;
 }
 const results = new Map<Case, Result>();
 
@@ -241,10 +255,24 @@ try {
     const uuid = await upload(plain, c);
     const seq = await sequential(plain, uuid, c, SEQUENTIAL);
     const conc = await concurrent(plain, uuid, c, SECONDS);
-    results.set(c, { seq, conc });
+    results.set(c, { seq, conc, compare: [] });
   }
 } finally {
   await plain.stop();
+}
+
+for (const comparison of COMPARISONS) {
+  const other = await startServe('http-docx-compare', comparison.env, comparison.root);
+  try {
+    for (const c of CASES) {
+      const uuid = await upload(other, c);
+      const seq = await sequential(other, uuid, c, SEQUENTIAL);
+      const conc = await concurrent(other, uuid, c, SECONDS);
+      results.get(c)!.compare.push({ label: comparison.label, p50: median(seq.times), p95: percentile(seq.times, 95), rate: conc.rate, concP50: conc.p50, cpuPerDoc: conc.cpuPerDoc });
+    }
+  } finally {
+    await other.stop();
+  }
 }
 
 const profiled = await startServe('http-docx-profile', { DOCLOOM_PROFILE: '1' });
@@ -269,13 +297,16 @@ for (const [index, c] of CASES.entries()) {
   console.log(`engine in-process (bind + layout + paint), median of ${SEQUENTIAL}: ${ms(e)} → ${engineRate.toFixed(0)} documents/s on one core`);
   console.log(`sequential HTTP create: p50 ${ms(p50)}, p95 ${ms(p95)}; service CPU ${ms(r.seq.cpuPerDoc)} per document (all threads)`);
   console.log(`${CLIENTS} clients: ${r.conc.rate.toFixed(1)} documents/s (latency p50 ${ms(r.conc.p50)}); service CPU ${ms(r.conc.cpuPerDoc)} per document`);
+  for (const o of r.compare) {
+    console.log(`  same with ${o.label}: sequential p50 ${ms(o.p50)}, p95 ${ms(o.p95)}; ${CLIENTS} clients ${o.rate.toFixed(1)} documents/s (p50 ${ms(o.concP50)}), CPU ${ms(o.cpuPerDoc)} per document`);
+  }
   console.log(`service overhead (HTTP p50 − engine): ${ms(overhead)}   [load average ${load()}]`);
   if (r.profile) {
     const phases = breakdown(r.profile.timings);
     const total = phases.find((ph) => ph.name === 'total');
     console.log(`breakdown with DOCLOOM_PROFILE=1 (Server-Timing of ${r.profile.timings.length} sequential creates; client p50 ${ms(median(r.profile.times))}):`);
-    console.log('  phase              p50 ms   mean ms');
-    for (const ph of phases) console.log(`  ${ph.name.padEnd(17)} ${ph.p50.toFixed(3).padStart(7)}  ${ph.mean.toFixed(3).padStart(8)}`);
+    console.log('  phase              p50 ms   mean ms   CPU mean ms (all threads)');
+    for (const ph of phases) console.log(`  ${ph.name.padEnd(17)} ${ph.p50.toFixed(3).padStart(7)}  ${ph.mean.toFixed(3).padStart(8)}  ${ph.cpuMean === null ? '' : ph.cpuMean.toFixed(3).padStart(8)}`);
     if (total) console.log(`  outside the app    ${(median(r.profile.times) - total.p50).toFixed(3).padStart(7)}            (client p50 − total p50: sockets, HTTP parsing before Express, the client)`);
   }
   const docx = index === 0;

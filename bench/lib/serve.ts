@@ -11,7 +11,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = path.join(ROOT, 'bin', 'docloom.js');
 
 export interface ServeProcess {
   base: string;
@@ -41,17 +40,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServe(name: string, extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
+/** `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. */
+export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<ServeProcess> {
+  const bin = path.join(root, 'bin', 'docloom.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error', ...extraEnv };
   // The parent's own settings must not leak into "default settings".
   for (const key of Object.keys(env)) if (key.startsWith('DOCLOOM_') && !(key in extraEnv) && !['DOCLOOM_DATA_DIR', 'DOCLOOM_PORT', 'DOCLOOM_SEED_SAMPLES', 'DOCLOOM_LOG_LEVEL'].includes(key)) delete env[key];
-  const tokenOut = execFileSync(process.execPath, [BIN, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
+  const tokenOut = execFileSync(process.execPath, [bin, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
   const token = tokenOut.trim().split('\n').pop()!.trim();
   const auth = { authorization: `Bearer ${token}` };
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const stop = async (): Promise<void> => {

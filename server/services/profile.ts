@@ -25,44 +25,72 @@ export interface RenderTimings {
   compiled?: number;
   /** The PDF (or .docx) bytes were made: bind + layout + paint (+ encryption, an editable copy). */
   rendered?: number;
+  /** Its files were written, when the job named them (RenderJob.files: a render worker writes them itself). */
+  written?: number;
   /** The outcome was back on the main thread. */
   returned?: number;
 }
 
-/** The phases of one request, in the order they happened, in milliseconds. */
+/** CPU time the whole process (every thread) has used so far, in milliseconds. */
+function cpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * The phases of one request, in the order they happened: wall time in milliseconds, and the CPU time the process
+ * used meanwhile (all its threads: the event loop, libuv's file-system threads, render workers). The CPU figure
+ * belongs to the phase only while the request is alone in the service (a sequential benchmark); it is what the
+ * machine's load does not change.
+ */
 export class Profile {
-  readonly phases: Array<[name: string, ms: number]> = [];
+  readonly phases: Array<[name: string, ms: number, cpuMs: number | null]> = [];
   readonly #start = hrnow();
   #last = this.#start;
+  readonly #startCpu = cpuNow();
+  #lastCpu = this.#startCpu;
 
   /** Ends the phase running since the last mark (or the start) and names it. */
   mark(name: string): void {
     const now = hrnow();
-    this.add(name, (now - this.#last) / 1e6);
+    const cpu = cpuNow();
+    this.add(name, (now - this.#last) / 1e6, cpu - this.#lastCpu);
     this.#last = now;
+    this.#lastCpu = cpu;
   }
 
   /** Adds a phase measured elsewhere (a render worker), without moving the mark. */
-  add(name: string, ms: number): void {
-    const at = this.phases.findIndex(([n]) => n === name);
-    if (at >= 0) this.phases[at][1] += ms;
-    else this.phases.push([name, ms]);
+  add(name: string, ms: number, cpuMs: number | null = null): void {
+    const at = this.phases.find(([n]) => n === name);
+    if (at) {
+      at[1] += ms;
+      if (cpuMs !== null) at[2] = (at[2] ?? 0) + cpuMs;
+    } else {
+      this.phases.push([name, ms, cpuMs]);
+    }
   }
 
   /** Splits the time of a render (since the last mark) into its parts from the job's stamps, then marks. */
   markRender(t: RenderTimings | undefined): void {
     const now = hrnow();
+    const cpu = cpuNow();
+    // The CPU of the whole render span (both threads, the worker's file write included) goes with the engine's
+    // part, where nearly all of it is spent.
+    const renderCpu = cpu - this.#lastCpu;
+    this.#lastCpu = cpu;
     if (t?.received !== undefined && t.compiled !== undefined && t.rendered !== undefined) {
       const posted = t.posted ?? t.received;
       const returned = t.returned ?? now;
       this.add('render_queue', (posted - t.submitted) / 1e6);
       // Posting (the job's structured clone), the worker's wake-up, and the outcome's way back to this thread.
-      this.add('render_handoff', (t.received - posted + (returned - t.rendered)) / 1e6);
+      const done = t.written ?? t.rendered;
+      this.add('render_handoff', (t.received - posted + (returned - done)) / 1e6);
       this.add('render_template', (t.compiled - t.received) / 1e6);
-      this.add('render_engine', (t.rendered - t.compiled) / 1e6);
+      this.add('render_engine', (t.rendered - t.compiled) / 1e6, renderCpu);
+      if (t.written !== undefined) this.add('write_file', (t.written - t.rendered) / 1e6);
       this.add('render_resume', (now - returned) / 1e6);
     } else {
-      this.add('render', (now - this.#last) / 1e6);
+      this.add('render', (now - this.#last) / 1e6, renderCpu);
     }
     this.#last = now;
   }
@@ -72,10 +100,10 @@ export class Profile {
     return (hrnow() - this.#start) / 1e6;
   }
 
-  /** The `Server-Timing` header value: every phase, then `total`. */
+  /** The `Server-Timing` header value: every phase (`desc` holds its CPU milliseconds), then `total`. */
   header(): string {
-    const parts = this.phases.map(([name, ms]) => `${name};dur=${ms.toFixed(3)}`);
-    parts.push(`total;dur=${this.total().toFixed(3)}`);
+    const parts = this.phases.map(([name, ms, cpu]) => `${name};dur=${ms.toFixed(3)}${cpu === null ? '' : `;desc="cpu=${cpu.toFixed(3)}"`}`);
+    parts.push(`total;dur=${this.total().toFixed(3)};desc="cpu=${(cpuNow() - this.#startCpu).toFixed(3)}"`);
     return parts.join(', ');
   }
 }
