@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
-import os from 'node:os';
 
 export interface Limits {
   /** Bytes of an uploaded template file. */
@@ -45,7 +44,7 @@ export interface Config {
   downloadLinkMinutes: number;
   /** Seconds between two sweeps for expired documents. */
   sweepIntervalSeconds: number;
-  /** Render worker threads; 0 renders on the main thread. Default: defaultRenderWorkers(). */
+  /** Render worker threads; 0 renders on the main thread. */
   renderWorkers: number;
   /** Offer the sample templates from resources/templates on first start. */
   seedSamples: boolean;
@@ -77,17 +76,6 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   renderMs: 30_000,
   pagesPerDocument: 2_000,
 });
-
-/**
- * Render workers when DOCLOOM_RENDER_WORKERS does not say: one per core the process may use
- * (os.availableParallelism()), less one left to the event loop from 4 cores up, at most 8. On 1 or 2 cores every
- * core renders: the event loop's share of a document (HTTP, validation, store) is small beside the render's and
- * mostly waits on the disk.
- */
-export function defaultRenderWorkers(cores = os.availableParallelism()): number {
-  const usable = Math.max(1, Math.floor(cores));
-  return Math.min(8, usable >= 4 ? usable - 1 : usable);
-}
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
 export function projectRoot(): string {
@@ -165,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     allowPrivateNetwork: bool(env, 'DOCLOOM_ALLOW_PRIVATE_NETWORK', false),
     downloadLinkMinutes: int(env, 'DOCLOOM_DOWNLOAD_LINK_MINUTES', 60, 1),
     sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
-    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', defaultRenderWorkers()),
+    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),

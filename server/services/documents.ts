@@ -12,7 +12,7 @@ import { isNoSpace } from '../errors/storage.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
-import type { RenderJob, RenderOutcome } from './render-core.js';
+import type { RenderJob } from './render-core.js';
 import type { Priority, Renderer } from './render-pool.js';
 import type { TemplateService } from './templates.js';
 import { hrnow, type Profile } from './profile.js';
@@ -347,7 +347,7 @@ export class DocumentService {
   async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile): Promise<void> {
     const title = doc.output_filename!.replace(/\.[^.]+$/, '');
     try {
-      const job: RenderJob = this.#job(req.template, req.data, {
+      const job = this.#job(req.template, req.data, {
         test: req.test,
         password: req.password,
         locale: req.locale,
@@ -356,23 +356,17 @@ export class DocumentService {
         editableCopy: req.editable && req.outputType === 'pdf' && req.template.kind === 'docx',
         profile,
       });
-      // A render thread writes the files itself (durably, in the same order): the bytes never come back here.
-      if (this.deps.renderer.writesFiles) job.files = this.deps.files.target(doc.id, doc.output_type);
       const outcome = await this.deps.renderer.render(job, priority, () => {
         if (doc.status === 'pending') void this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false);
       });
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
-      if (!outcome.ok && outcome.fileError) {
-        // Rendered, but its files could not be written: handled as a failed write here would be (below).
-        throw Object.assign(new Error(outcome.detail ?? outcome.message), { code: outcome.fileError });
-      }
       if (!outcome.ok) {
         if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
         await this.#fail(doc, outcome.code, outcome.message);
         return;
       }
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
-      await this.#complete(doc, outcome, profile);
+      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile);
     } catch (err) {
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const full = isNoSpace(err);
@@ -386,21 +380,16 @@ export class DocumentService {
   }
 
   /** The files are durable before the record says `completed` (a crash in between leaves orphans, removed at start). */
-  async #complete(doc: DocumentRecord, outcome: Extract<RenderOutcome, { ok: true }>, profile?: Profile): Promise<void> {
-    const { bytes, pages, editable, written } = outcome;
-    if (written === undefined) {
-      if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
-      await this.deps.files.write(doc.id, doc.output_type, bytes);
-      if (editable) await this.deps.files.write(doc.id, 'docx', editable, 'editable');
-      profile?.mark('write_file');
-    }
+  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
+    if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
+    await this.deps.files.write(doc.id, doc.output_type, bytes);
+    if (editable) await this.deps.files.write(doc.id, 'docx', editable, 'editable');
+    profile?.mark('write_file');
     if (!this.deps.repo.get(doc.id)) {
       await this.deps.files.remove(doc.id, doc.output_type);
       return;
     }
-    const size = written ? written.size : bytes.byteLength;
-    const hasEditable = written ? written.editable : editable !== undefined;
-    await this.deps.repo.update(doc.id, { status: 'completed', pages, size, has_editable: hasEditable, updated_at: nowIso() });
+    await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
     profile?.mark('store_update');
   }
 

@@ -25,8 +25,6 @@ export interface RenderTimings {
   compiled?: number;
   /** The PDF (or .docx) bytes were made: bind + layout + paint (+ encryption, an editable copy). */
   rendered?: number;
-  /** Its files were written, when the job named them (RenderJob.files: a render worker writes them itself). */
-  written?: number;
   /** The outcome was back on the main thread. */
   returned?: number;
 }
@@ -74,8 +72,7 @@ export class Profile {
   markRender(t: RenderTimings | undefined): void {
     const now = hrnow();
     const cpu = cpuNow();
-    // The CPU of the whole render span (both threads, the worker's file write included) goes with the engine's
-    // part, where nearly all of it is spent.
+    // The CPU of the whole render span (both threads) goes with the engine's part, where nearly all of it is spent.
     const renderCpu = cpu - this.#lastCpu;
     this.#lastCpu = cpu;
     if (t?.received !== undefined && t.compiled !== undefined && t.rendered !== undefined) {
@@ -83,11 +80,9 @@ export class Profile {
       const returned = t.returned ?? now;
       this.add('render_queue', (posted - t.submitted) / 1e6);
       // Posting (the job's structured clone), the worker's wake-up, and the outcome's way back to this thread.
-      const done = t.written ?? t.rendered;
-      this.add('render_handoff', (t.received - posted + (returned - done)) / 1e6);
+      this.add('render_handoff', (t.received - posted + (returned - t.rendered)) / 1e6);
       this.add('render_template', (t.compiled - t.received) / 1e6);
       this.add('render_engine', (t.rendered - t.compiled) / 1e6, renderCpu);
-      if (t.written !== undefined) this.add('write_file', (t.written - t.rendered) / 1e6);
       this.add('render_resume', (now - returned) / 1e6);
     } else {
       this.add('render', (now - this.#last) / 1e6, renderCpu);

@@ -13,7 +13,6 @@ import type { Limits } from '../config.js';
 import { imageResolvers } from './images.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { hrnow, type RenderTimings } from './profile.js';
-import { writeTargetSync, type FileTarget } from '../store/document-files.js';
 
 /**
  * What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. The
@@ -42,32 +41,15 @@ export interface RenderJob {
   editableCopy: boolean;
   /** Image URLs may reach the local network: the setting at the time the job was made (CONTRACT.md §9). */
   allowPrivateNetwork: boolean;
-  /**
-   * Where the output (and the editable copy) go: the renderer writes them there, durably, and answers `written`
-   * instead of the bytes. Without it the bytes come back and the caller writes them.
-   */
-  files?: FileTarget;
   /** Profiling (DOCLOOM_PROFILE): stamps filled in on the way; the outcome carries them back. */
   timings?: RenderTimings;
 }
 
 export type RenderOutcome =
   /** `pages` is null for .docx output; `editable` is the filled .docx copy when one was asked for and made. */
-  | {
-      ok: true;
-      bytes: Uint8Array;
-      pages: number | null;
-      editable?: Uint8Array;
-      editableError?: string;
-      timings?: RenderTimings;
-      /** The job named `files` and they are written (then `bytes` and `editable` are empty): the output's size. */
-      written?: { size: number; editable: boolean };
-    }
-  /**
-   * `internal`: not the caller's fault (a bug, a crash); the message is then generic and the detail is logged.
-   * `fileError`: the render succeeded but writing its `files` failed with this error code (ENOSPC…).
-   */
-  | { ok: false; code: ErrorCode; message: string; field?: string; internal?: boolean; detail?: string; fileError?: string };
+  | { ok: true; bytes: Uint8Array; pages: number | null; editable?: Uint8Array; editableError?: string; timings?: RenderTimings }
+  /** `internal`: not the caller's fault (a bug, a crash); the message is then generic and the detail is logged. */
+  | { ok: false; code: ErrorCode; message: string; field?: string; internal?: boolean; detail?: string };
 
 const CACHE_SIZE = 64;
 
@@ -90,13 +72,11 @@ export class RenderCore {
   async render(job: RenderJob): Promise<RenderOutcome> {
     const timings = job.timings;
     if (timings) timings.received = hrnow();
-    let outcome = await this.#render(job);
-    if (timings) timings.rendered = hrnow();
-    if (outcome.ok && job.files) {
-      outcome = written(outcome, job.files);
-      if (timings) timings.written = hrnow();
+    const outcome = await this.#render(job);
+    if (timings && outcome.ok) {
+      timings.rendered = hrnow();
+      outcome.timings = timings;
     }
-    if (timings && outcome.ok) outcome.timings = timings;
     return outcome;
   }
 
@@ -190,22 +170,6 @@ export class RenderCore {
 }
 
 type Failure = Extract<RenderOutcome, { ok: false }>;
-type Success = Extract<RenderOutcome, { ok: true }>;
-
-const EMPTY = new Uint8Array(0);
-
-/** Writes a finished render's files (output first, then the editable copy) and answers their size instead of the bytes. */
-function written(outcome: Success, files: FileTarget): RenderOutcome {
-  try {
-    writeTargetSync(files, 'output', outcome.bytes);
-    if (outcome.editable) writeTargetSync(files, 'editable', outcome.editable);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, code: 'render_failed', message: 'The document could not be saved.', internal: true, detail: describeError(err), fileError: typeof code === 'string' ? code : 'EIO' };
-  }
-  const { bytes, editable, ...rest } = outcome;
-  return { ...rest, bytes: EMPTY, written: { size: bytes.byteLength, editable: editable !== undefined } };
-}
 
 function describeError(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);

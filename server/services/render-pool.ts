@@ -20,8 +20,6 @@ import { hrnow } from './profile.js';
 export type Priority = 'interactive' | 'batch';
 
 export interface Renderer {
-  /** Renders in other threads, which then also write a job's `files` (the event loop is spared the bytes). */
-  readonly writesFiles: boolean;
   /** `onStart` runs when the job leaves the queue (the document becomes `processing`). */
   render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome>;
   close(): Promise<void>;
@@ -32,7 +30,6 @@ export function createRenderer(workers: number, settings: RenderSettings, log: (
 }
 
 class InlineRenderer implements Renderer {
-  readonly writesFiles = false;
   readonly #core: RenderCore;
 
   constructor(settings: RenderSettings) {
@@ -140,7 +137,6 @@ export function workerExecArgv(execArgv: readonly string[] = process.execArgv): 
 }
 
 export class WorkerPool implements Renderer {
-  readonly writesFiles = true;
   readonly #size: number;
   /** Sent to every worker as its workerData (fonts folder, image and data limits); the network policy goes per job. */
   readonly #settings: RenderSettings;

@@ -5,38 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Layout } from './layout.js';
-import { fsyncDirSync, syncDir, writeFileAtomic, writeFileAtomicSync } from './json-file.js';
+import { syncDir, writeFileAtomic } from './json-file.js';
 
 export type FileVariant = 'output' | 'editable';
-
-/**
- * Where a document's files go, as plain data a render worker can be given: it then writes them itself
- * (writeTargetSync), so the bytes never travel back to the event loop.
- */
-export interface FileTarget {
-  output: string;
-  editable: string;
-  tmpDir: string;
-}
-
-/** Buckets this thread has made or seen (each thread keeps its own; a miss only costs a mkdir). */
-const seenBuckets = new Set<string>();
-
-/**
- * Writes one file of a document durably, with the same steps and order as DocumentFiles.write (a new bucket
- * folder made durable first, then temp file, fsync, rename, folder fsync), synchronously: for a render worker,
- * where a few blocking system calls cost less than a round of event-loop hops each and block no request.
- */
-export function writeTargetSync(target: FileTarget, variant: FileVariant, bytes: Uint8Array): void {
-  const file = variant === 'editable' ? target.editable : target.output;
-  const bucket = path.dirname(file);
-  if (!seenBuckets.has(bucket)) {
-    const made = fs.mkdirSync(bucket, { recursive: true });
-    if (made !== undefined) fsyncDirSync(path.dirname(bucket));
-    seenBuckets.add(bucket);
-  }
-  writeFileAtomicSync(file, bytes, { tmpDir: target.tmpDir });
-}
 
 export class DocumentFiles {
   readonly #layout: Layout;
@@ -48,11 +19,6 @@ export class DocumentFiles {
 
   path(id: number, ext: string, variant: FileVariant = 'output'): string {
     return this.#layout.documentFile(id, ext, variant === 'editable' ? 'editable' : '');
-  }
-
-  /** The paths of a document's files, for a render worker that writes them (writeTargetSync). */
-  target(id: number, ext: string): FileTarget {
-    return { output: this.path(id, ext), editable: this.path(id, 'docx', 'editable'), tmpDir: this.#layout.tmp };
   }
 
   async write(id: number, ext: string, bytes: Uint8Array, variant: FileVariant = 'output'): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * With render workers, the worker writes a document's files itself (RenderJob.files): same files, same durable
- * steps, sizes and editable copies as when the event loop writes them; a write that fails fails the document.
+ * With a render worker: the PDF and the editable copy written, sizes, downloads, no temp files left; a file that
+ * cannot be written fails the document, and a file that cannot then be removed does not leave it `processing`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { startTestServer } from '../helpers/server.js';
 import { buildDocx, p } from '../docx/build-docx.js';
 import { INVOICE_DATA, createDocument, createInvoiceTemplate, uploadTemplate } from './support.js';
 
-test('a render worker writes the PDF and the editable copy: sizes, downloads, no temp files left', async () => {
+test('with a render worker: the PDF and the editable copy written, sizes, downloads, no temp files left', async () => {
   const s = await startTestServer({ renderWorkers: 1 });
   try {
     const template = await createInvoiceTemplate(s);
@@ -35,11 +35,11 @@ test('a render worker writes the PDF and the editable copy: sizes, downloads, no
   }
 });
 
-test('a render worker that cannot write the file: the document fails (render_failed), nothing is left processing', async () => {
+test('a file that cannot be written: the document fails (render_failed), not left processing though its files cannot be removed either', async () => {
   const s = await startTestServer({ renderWorkers: 1 });
   try {
     const template = await createInvoiceTemplate(s);
-    // The first bucket's folder is taken by a file: the worker's mkdir fails (as root too).
+    // The first bucket's folder is taken by a file: writing fails, and so does removing (as root too).
     const files = path.join(s.dataDir, 'documents', 'files');
     fs.mkdirSync(files, { recursive: true });
     fs.writeFileSync(path.join(files, '000000'), 'not a folder');
