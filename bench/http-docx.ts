@@ -306,7 +306,7 @@ for (const [index, c] of CASES.entries()) {
     const total = phases.find((ph) => ph.name === 'total');
     console.log(`breakdown with DOCLOOM_PROFILE=1 (Server-Timing of ${r.profile.timings.length} sequential creates; client p50 ${ms(median(r.profile.times))}):`);
     console.log('  phase              p50 ms   mean ms   CPU mean ms (all threads)');
-    for (const ph of phases) console.log(`  ${ph.name.padEnd(17)} ${ph.p50.toFixed(3).padStart(7)}  ${ph.mean.toFixed(3).padStart(8)}  ${ph.cpuMean === null ? '' : ph.cpuMean.toFixed(3).padStart(8)}`);
+    for (const ph of phases) console.log(`  ${ph.name.padEnd(17)} ${ph.p50.toFixed(3).padStart(7)}  ${ph.mean.toFixed(3).padStart(8)}  ${ph.cpuMean === null ? '' : ph.cpuMean.toFixed(3).padStart(8)}`.trimEnd());
     if (total) console.log(`  outside the app    ${(median(r.profile.times) - total.p50).toFixed(3).padStart(7)}            (client p50 − total p50: sockets, HTTP parsing before Express, the client)`);
   }
   const docx = index === 0;
