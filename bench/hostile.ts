@@ -225,4 +225,22 @@ allOk =
   (await measure('1 MB unbroken word', () => templateUuid('text.json', TEXT_LINES), (uuid) => createDocument(uuid, JSON.stringify({ title: 'Word', rows: [], word })))) &&
   allOk;
 
+// A brace flood: tens of thousands of unclosed `{{` in one template → a 422 of at most 64 KB within 1 s.
+const flood = { status: 0, bytes: 0, ms: 0 };
+allOk =
+  (await measure('50,000 paragraphs with an unclosed {{', async () => '', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([jsonTemplate(Array.from({ length: 50_000 }, () => 'Dear {{name'))]), 'flood.json');
+    const started = performance.now();
+    const res = await fetch(`${svc.base}/api/template`, { method: 'POST', body: form, headers: svc.auth });
+    const text = await res.text();
+    Object.assign(flood, { status: res.status, bytes: Buffer.byteLength(text), ms: performance.now() - started });
+    return `${res.status}`;
+  })) && allOk;
+const floodOk = flood.status === 422 && flood.bytes <= 64 * 1024 && flood.ms < 1000;
+console.log(
+  `${floodOk ? 'PASS' : 'MISS'} brace flood answer: ${flood.status} (422), ${(flood.bytes / 1024).toFixed(1)} KB (≤ 64 KB) in ${flood.ms.toFixed(0)} ms (< 1000 ms)`,
+);
+allOk = floodOk && allOk;
+
 console.log(allOk ? 'hostile input: all PASS' : 'hostile input: some MISS');

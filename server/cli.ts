@@ -11,7 +11,7 @@ import { startServer } from './index.js';
 import { openTemplateStore, openTokenStore } from './store/index.js';
 import { ServiceError } from './services/errors.js';
 import { TokenService } from './services/tokens.js';
-import { TemplateService, describeTemplateError } from './services/templates.js';
+import { TemplateService, describeTemplateError, describeWarningLocation } from './services/templates.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
 import { imageResolvers } from './services/images.js';
 import { optionalDelimiters } from './services/validate.js';
@@ -28,7 +28,9 @@ Usage:
   docloom render TEMPLATE DATA.json -o OUT.pdf [--delimiters "{ }"] [--test] [--password P] [--locale L]
                                         render a .docx/.json template with a data file, no service needed
   docloom import FILE [--name NAME] [--delimiters "<< >>"]
-                                        add a template (.docx or .json) to the data dir
+                                        add a template (.docx or .json) to the data dir; what the
+                                        import left out (an EMF picture, a chart…) is printed on stderr,
+                                        one "FILE: warning CODE (PART): MESSAGE" line each
   docloom --help                        this text
 
 Settings are environment variables (see docs/configuration.md), for example:
@@ -193,6 +195,8 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   );
   const fields = record.fields.map((f) => f.name).join(', ') || '(none)';
   console.log(`Imported "${record.name}" (uuid ${record.uuid}, id ${record.id}); fields: ${fields}.`);
+  // What the import left out or changed: one line each, on stderr (the template is imported all the same).
+  for (const w of record.import_warnings ?? []) console.error(`${file}: warning ${w.code} (${describeWarningLocation(w)}): ${w.message}`);
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,10 +5,10 @@
  *   template file ──(json/load | docx/import)──▶ source model ──(tags/compile)──▶ compiled template + fields
  *   compiled template + data ──(bind)──▶ bound model ──(pdf/render)──▶ PDF ──(pdf/encrypt if password)──▶ bytes
  */
-import type { Delimiters, DocMetadata, Field, TemplateError, TemplateModel } from './model/types.js';
+import type { Delimiters, DocMetadata, Field, ImportWarning, TemplateError, TemplateModel } from './model/types.js';
 import { DEFAULT_DELIMITERS } from './model/types.js';
 import { loadJsonTemplate } from './json/load.js';
-import { importDocx, type DocxLimits } from './docx/import.js';
+import { importDocx, Warnings, type DocxLimits } from './docx/import.js';
 import { compileTags, type CompiledTemplate } from './tags/compile.js';
 import { bindTemplate, type BindLimits } from './bind/bind.js';
 import { renderModel, type RenderLimits } from './pdf/render.js';
@@ -33,8 +33,14 @@ export interface TemplateSource {
 
 export type { DocxLimits } from './docx/import.js';
 
+export type { ImportWarning } from './model/types.js';
+
+/**
+ * `warnings`: what the import left out or changed (a .docx's EMF pictures, charts, …), aggregated per code + part
+ * + element with a count; empty when nothing (and always for .json templates).
+ */
 export type CompileResult =
-  | { ok: true; template: CompiledTemplate; fields: Field[] }
+  | { ok: true; template: CompiledTemplate; fields: Field[]; warnings: ImportWarning[] }
   | { ok: false; errors: TemplateError[] };
 
 /** Resolves an image value (data: URI or http(s) URL) given for `field` to bytes. */
@@ -73,8 +79,9 @@ export interface RenderResult {
 export function compileTemplate(source: TemplateSource): CompileResult {
   const delimiters = source.delimiters ?? DEFAULT_DELIMITERS;
   let model: TemplateModel;
+  const warnings = new Warnings();
   try {
-    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes, { limits: source.docxLimits });
+    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes, { limits: source.docxLimits, warnings });
   } catch (err) {
     // The reader's own code stays (unsupported_file, too_large, invalid_template) so the service can answer
     // 415, 413 or 422 from it.
@@ -95,7 +102,7 @@ export function compileTemplate(source: TemplateSource): CompileResult {
     throw err;
   }
   if (compiled.errors.length > 0) return { ok: false, errors: compiled.errors };
-  return { ok: true, template: compiled.template, fields: compiled.template.fields };
+  return { ok: true, template: compiled.template, fields: compiled.template.fields, warnings: warnings.list() };
 }
 
 /** Binds data to a compiled template and renders the PDF. Throws EngineError for data problems (bad image…). */

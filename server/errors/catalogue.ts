@@ -81,12 +81,27 @@ export const CATALOGUE = {
 
   // Warnings (the template is accepted).
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
+  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (EMF, WMF, TIFF, SVG, BMP, …) is left out.' },
+  picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },
+  part_damaged: { kind: 'warning', status: null, meaning: 'A part of the .docx (a picture, the footnotes, …) is damaged; it is left out and the rest is drawn. `location.part` names it.' },
+  chart_not_drawn: { kind: 'warning', status: null, meaning: 'A chart is left out.' },
+  math_as_text: { kind: 'warning', status: null, meaning: 'An equation is drawn as its characters in plain text, not laid out.' },
+  notes_not_drawn: { kind: 'warning', status: null, meaning: 'Footnote or endnote references: the notes\' text is not drawn.' },
+  shape_not_drawn: { kind: 'warning', status: null, meaning: 'A drawing with nothing docloom can draw (a shape without text, WordArt, ink, an embedded object without its picture) is left out.' },
+  behind_text_not_drawn: { kind: 'warning', status: null, meaning: 'A picture or shape behind the text (a background, a watermark) is left out.' },
+  columns_not_drawn: { kind: 'warning', status: null, meaning: 'A section set in several columns (`w:cols`) is drawn as one column.' },
+  caps_not_drawn: { kind: 'warning', status: null, meaning: 'Text formatted as all capitals or small capitals (`w:caps`, `w:smallCaps`) is shown as typed.' },
+  background_not_drawn: { kind: 'warning', status: null, meaning: 'The page colour or fill (`w:background`) is not drawn: pages are white.' },
+  element_not_drawn: { kind: 'warning', status: null, meaning: 'Content of a kind the importer does not read (`location.element` names the element) is left out.' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every code docloom may say. */
 export type ErrorCode = keyof typeof CATALOGUE;
 
 type CodesOfKind<K extends ErrorKind> = { [C in ErrorCode]: (typeof CATALOGUE)[C]['kind'] extends K ? C : never }[ErrorCode];
+
+/** The codes of warnings (a template accepted with something left out or changed). */
+export type WarningCode = CodesOfKind<'warning'>;
 
 /** The kinds a ServiceError may have (the HTTP errors). */
 export type HttpErrorCode = CodesOfKind<'http'>;

@@ -68,7 +68,8 @@ function templateJson(t: TemplateRecord, editable: boolean | null | number): Rec
     updated_at: laravelDate(t.updated_at),
     sample_data: t.sample_data,
     schema: t.schema,
-    ...(t.import_warnings?.length ? { import_warnings: t.import_warnings } : {}),
+    // Always an array: records stored before warnings existed have none.
+    import_warnings: t.import_warnings ?? [],
   };
 }
 

@@ -3,7 +3,7 @@
  * the import worker (import-jobs.ts) so a large file never holds up the event loop, or inline when the service
  * renders inline (renderWorkers = 0: tests, the CLI). Input and outcome are plain data that cross threads.
  */
-import type { Field, TemplateError } from '../engine/model/types.js';
+import type { Field, ImportWarning, TemplateError } from '../engine/model/types.js';
 import type { Engine } from './engine.js';
 
 export type ImportKind = 'docx' | 'json';
@@ -28,6 +28,8 @@ export type ImportOutcome =
       /** The file as it is to be kept, when the import changed it (macros removed). */
       bytes?: Uint8Array;
       macrosRemoved: boolean;
+      /** What the import left out or changed (compileTemplate's warnings; macros_removed is added by the service). */
+      warnings: ImportWarning[];
       /** The `name` and `description` a .json template gives itself. */
       own: { name?: string; description?: string };
     }
@@ -74,6 +76,7 @@ export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
     schema: engine.dataSchema(result.fields),
     ...(macrosRemoved ? { bytes } : {}),
     macrosRemoved,
+    warnings: result.warnings,
     own: job.kind === 'json' ? ownSettings(bytes) : {},
   };
 }

@@ -5,12 +5,11 @@
  * their memory), with a heap limit and a time limit: an import past either answers 413/422, never takes the
  * service down. With renderWorkers = 0 (tests, the CLI) imports run inline, as renders do.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './worker-start.js';
 import { loadEngine } from './engine.js';
 import { runImport, type ImportJob, type ImportOutcome } from './import-core.js';
 import type { ImportReply, ImportRequest } from './import-worker.js';
-// The parent's Node options a worker accepts (V8 options such as --stack-trace-limit, --input-type are left out).
-import { workerExecArgv } from './render-pool.js';
 
 export interface Importer {
   run(job: ImportJob): Promise<ImportOutcome>;
@@ -40,15 +39,6 @@ class InlineImporter implements Importer {
   }
 
   async close(): Promise<void> {}
-}
-
-function workerEntry(): { target: URL | string; eval: boolean } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const file = new URL('./import-worker.ts', here).href;
-    return { eval: true, target: `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })` };
-  }
-  return { eval: false, target: new URL('./import-worker.js', here) };
 }
 
 interface Queued {
@@ -98,7 +88,13 @@ class ThreadImporter implements Importer {
     if (this.#running || this.#queue.length === 0 || this.#closed) return;
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
-    const worker = this.#worker ?? this.#spawn();
+    let worker: Worker;
+    try {
+      worker = this.#worker ?? this.#spawn();
+    } catch (err) {
+      this.#inline(err);
+      return;
+    }
     const job = this.#queue.shift()!;
     this.#running = job;
     worker.ref();
@@ -109,6 +105,19 @@ class ThreadImporter implements Importer {
       this.#finish(job, { ok: false, failed: 'too_slow', message: `The template took longer than ${Math.round(this.#timeoutMs / 1000)} s to import; it is too large or too complex.` });
     }, this.#timeoutMs);
     worker.postMessage({ id: job.id, job: job.job } satisfies ImportRequest);
+  }
+
+  /** No thread can be started here (`new Worker` refused): the next import runs on the main thread, as renders then do. */
+  #inline(err: unknown): void {
+    this.#log(`import worker cannot be started (${err instanceof Error ? err.message : String(err)}): importing on the main thread`);
+    const job = this.#queue.shift()!;
+    this.#running = job;
+    loadEngine()
+      .then((engine) => runImport(engine, job.job))
+      .then(
+        (outcome) => this.#finish(job, outcome),
+        (failure: unknown) => this.#finish(job, failure instanceof Error ? failure : new Error(String(failure))),
+      );
   }
 
   #finish(job: Queued, outcome: ImportOutcome | Error): void {
@@ -128,12 +137,7 @@ class ThreadImporter implements Importer {
   }
 
   #spawn(): Worker {
-    const entry = workerEntry();
-    const worker = new Worker(entry.target, {
-      eval: entry.eval,
-      execArgv: workerExecArgv(),
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
-    });
+    const worker = startWorker(import.meta.url, 'import-worker', { resourceLimits: { maxOldGenerationSizeMb: this.#heapMb } });
     this.#worker = worker;
     worker.on('message', (msg: ImportReply) => {
       const job = this.#running;

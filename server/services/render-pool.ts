@@ -12,7 +12,8 @@
  * The worker file is render-worker.js beside this one in dist/; under `node --import tsx` (tests, dev) it is the
  * .ts file, and Node 20 does not pass tsx's loader on to workers, so a tiny bootstrap registers tsx first.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './worker-start.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
 import { hrnow } from './profile.js';
@@ -101,40 +102,7 @@ function overtime(renderMs: number): RenderOutcome {
   };
 }
 
-function workerEntry(): { target: URL | string; eval: boolean } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const file = new URL('./render-worker.ts', here).href;
-    return {
-      eval: true,
-      target: `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`,
-    };
-  }
-  return { eval: false, target: new URL('./render-worker.js', here) };
-}
-
-/** Node options a worker accepts and may need (loaders, conditions, experimental features, warnings). */
-const WORKER_OPTIONS = /^(--import|--require|-r|--loader|--experimental-loader|--conditions|-C|--experimental-[\w-]+|--no-experimental-[\w-]+|--enable-source-maps|--no-warnings|--no-deprecation|--disable-warning|--trace-warnings|--trace-deprecation|--pending-deprecation|--preserve-symlinks|--preserve-symlinks-main)$/;
-
-/**
- * The parent's Node options that a worker accepts. `new Worker` refuses V8 options (--stack-trace-limit,
- * --max-old-space-size, as test runners and Electron set them) and per-process ones (--title, --input-type
- * makes loading the worker's file fail) with ERR_WORKER_INVALID_EXEC_ARGV: only the known-good ones are passed.
- * In execArgv, an element that does not start with "-" is the value of the option before it.
- */
-export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i];
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq < 0 && i + 1 < execArgv.length && !execArgv[i + 1].startsWith('-') ? execArgv[++i] : null;
-    if (!WORKER_OPTIONS.test(name)) continue;
-    out.push(arg);
-    if (value !== null) out.push(value);
-  }
-  return out;
-}
+export { workerExecArgv } from './worker-start.js';
 
 export class WorkerPool implements Renderer {
   readonly #size: number;
@@ -193,10 +161,9 @@ export class WorkerPool implements Renderer {
 
   /** Starts one worker; false when `new Worker` itself throws (then nothing was added). */
   #spawn(): boolean {
-    const entry = workerEntry();
     let worker: Worker;
     try {
-      worker = this.#newWorker(entry);
+      worker = startWorker(import.meta.url, 'render-worker', { workerData: this.#settings });
     } catch (err) {
       this.#log(`render worker cannot be started: ${err instanceof Error ? err.message : String(err)}`);
       return false;
@@ -209,17 +176,6 @@ export class WorkerPool implements Renderer {
     // An idle worker must not keep the process alive; a busy one does (ref'd while it holds jobs).
     worker.unref();
     return true;
-  }
-
-  /** With the parent's options a worker accepts; should those still be refused, with none (tsx comes via the bootstrap). */
-  #newWorker(entry: { target: URL | string; eval: boolean }): Worker {
-    const options = { eval: entry.eval, workerData: this.#settings };
-    try {
-      return new Worker(entry.target, { ...options, execArgv: workerExecArgv() });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
-      return new Worker(entry.target, { ...options, execArgv: [] });
-    }
   }
 
   #message(slot: Slot, msg: WorkerMessage): void {

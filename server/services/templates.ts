@@ -4,11 +4,10 @@
  * the errors and fields; the render side compiles again and caches by uuid + version.
  */
 import crypto from 'node:crypto';
-import type { ErrorCode } from '../errors/catalogue.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../config.js';
-import type { TemplateError } from '../engine/model/types.js';
+import type { ImportWarning, TemplateError } from '../engine/model/types.js';
 import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/index.js';
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
@@ -31,10 +30,7 @@ export const DEFAULT_DELIMITERS: [string, string] = ['{{', '}}'];
 /** A macro-enabled .docm is taken as a .docx once its macros are removed (see #prepare). */
 const KINDS: Record<string, TemplateKind> = { '.docx': 'docx', '.docm': 'docx', '.json': 'json' };
 
-export interface ImportWarning {
-  code: ErrorCode;
-  message: string;
-}
+export type { ImportWarning } from '../engine/model/types.js';
 
 const MACROS_REMOVED = 'The file held macros (VBA); they were removed. docloom never runs macros, and no file it serves carries them.';
 
@@ -44,6 +40,11 @@ export function describeTemplateError(e: TemplateError): string {
   if (e.location.paragraph !== undefined) where.push(`paragraph ${e.location.paragraph}`);
   if (e.location.tag) where.push(e.location.tag);
   return `${where.join(', ')}: ${e.message}`;
+}
+
+/** "word/document.xml, c:chart" — where an import warning is. */
+export function describeWarningLocation(w: ImportWarning): string {
+  return w.location.element ? `${w.location.part}, ${w.location.element}` : w.location.part;
 }
 
 interface Settings {
@@ -164,7 +165,7 @@ export class TemplateService {
         fields: compiled.fields,
         sample_data: extra.sampleData ?? compiled.sampleData,
         schema: compiled.schema,
-        ...(compiled.warnings.length > 0 ? { import_warnings: compiled.warnings } : {}),
+        import_warnings: compiled.warnings,
         created_at: now,
         updated_at: now,
       },
@@ -196,7 +197,7 @@ export class TemplateService {
       if (file) {
         patch.original_filename = keptFilename(file.filename);
         // A new file brings its own warnings (none: the old ones go).
-        patch.import_warnings = compiled.warnings.length > 0 ? compiled.warnings : undefined;
+        patch.import_warnings = compiled.warnings;
       }
       const updated = this.repo.update(uuid, patch, compiled.bytes);
       if (!updated) throw notFound('Template');
@@ -269,7 +270,10 @@ export class TemplateService {
       if ('failed' in outcome) throw new ServiceError(outcome.failed === 'too_large' ? 'too_large' : 'validation', outcome.message, outcome.failed === 'too_large' ? {} : { errors: { file: [outcome.message] } });
       throw fileRefusal(outcome.errors) ?? templateErrorsResponse(outcome.errors, outcome.total);
     }
-    const warnings: ImportWarning[] = outcome.macrosRemoved ? [{ code: 'macros_removed', message: MACROS_REMOVED }] : [];
+    const warnings: ImportWarning[] = [
+      ...(outcome.macrosRemoved ? [{ code: 'macros_removed' as const, message: MACROS_REMOVED, location: { part: 'file' }, count: 1 }] : []),
+      ...outcome.warnings,
+    ];
     return { fields: outcome.fields, sampleData: outcome.sampleData, schema: outcome.schema, bytes: outcome.bytes ?? bytes, warnings, own: outcome.own };
   }
 

@@ -4,7 +4,7 @@
  * the responses.
  */
 import type { ErrorCode } from '../errors/catalogue.js';
-import type { Field } from '../engine/model/types.js';
+import type { Field, ImportWarning } from '../engine/model/types.js';
 
 export type TemplateKind = 'json' | 'docx';
 
@@ -29,8 +29,11 @@ export interface TemplateRecord {
   fields: Field[];
   sample_data: Record<string, unknown>;
   schema: Record<string, unknown>;
-  /** What the import changed in the file (e.g. `macros_removed`); absent when nothing. */
-  import_warnings?: Array<{ code: ErrorCode; message: string }>;
+  /**
+   * What the import left out or changed (`macros_removed`, `picture_format_unsupported`, …). Written on every
+   * import (`[]` when nothing); records stored before warnings existed lack it and read as [].
+   */
+  import_warnings?: ImportWarning[];
   created_at: string;
   updated_at: string;
 }

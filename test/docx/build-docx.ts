@@ -118,3 +118,24 @@ export function buildDocx(parts: DocxParts): Uint8Array {
 export function makePng(width: number, height: number, rgb: [number, number, number] = [200, 30, 30]): Uint8Array {
   return new Uint8Array(solidPng(width, height, rgb));
 }
+
+/** The first bytes of an EMF file (record type 1, " EMF" at offset 40): a picture format the renderer does not draw. */
+export function emfBytes(): Uint8Array {
+  const b = new Uint8Array(108);
+  b[0] = 1;
+  b.set([0x20, 0x45, 0x4d, 0x46], 40);
+  return b;
+}
+
+/** A .docx holding `{{name}}`, one EMF picture and one chart: imported with two warnings. */
+export function docxWithWarnings(): Uint8Array {
+  const pic =
+    '<w:r><w:drawing><wp:inline><wp:extent cx="914400" cy="914400"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>';
+  const chart =
+    '<w:r><w:drawing><wp:inline><wp:extent cx="100" cy="100"/><wp:docPr id="9" name="Chart"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>';
+  return buildDocx({
+    body: `<w:p>${pic}<w:r><w:t>Hello {{name}}</w:t></w:r></w:p><w:p>${chart}</w:p>`,
+    media: { 'logo.emf': emfBytes() },
+    rels: { rIdChart: [`${REL}/chart`, 'charts/chart1.xml'] },
+  });
+}

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../helpers/server.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir } from './support.js';
+import { docxWithWarnings } from '../docx/build-docx.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'server', 'cli.ts');
@@ -114,6 +115,16 @@ test('import adds a template that the running service lists at once', async () =
     const d = (await json(doc)).document;
     assert.equal(d.status, 'completed');
     assert.equal(squash(pdfText(new Uint8Array(await (await fetch(d.download_url)).arrayBuffer()))), 'Dear Ada');
+
+    // Import warnings: one line each on stderr; the output line and the exit code stay.
+    fs.writeFileSync(path.join(dir, 'pictures.docx'), docxWithWarnings());
+    const warned = await cli(['import', path.join(dir, 'pictures.docx')], { DOCLOOM_DATA_DIR: s.dataDir });
+    assert.equal(warned.status, 0, warned.stderr);
+    assert.match(warned.stdout, /^Imported "pictures" .*fields: name\.\n$/);
+    const lines = warned.stderr.trim().split('\n');
+    assert.equal(lines.length, 2, warned.stderr);
+    assert.match(lines[0], /pictures\.docx: warning picture_format_unsupported \(word\/document\.xml\): 1 EMF picture not drawn/);
+    assert.match(lines[1], /warning chart_not_drawn \(word\/document\.xml, c:chart\): 1 chart not drawn/);
 
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'x');
     const bad = await cli(['import', path.join(dir, 'notes.txt')], { DOCLOOM_DATA_DIR: s.dataDir });

@@ -73,6 +73,17 @@ test('stripMacros: removes the parts, relationships and content types; leaves a 
   assert.equal(stripped.mainTypeRewritten, true);
   assertNoMacros(stripped.bytes, 'stripped');
   assert.equal(stripMacros(buildDocx({ body: p('plain') })), null);
+  // A main part whose macro-enabled type is declared by a Default for its extension is made plain as well.
+  const files = unzipSync(buildDocx({ body: p('by default') }));
+  files['[Content_Types].xml'] = strToU8(
+    strFromU8(files['[Content_Types].xml'])
+      .replace(/<Override PartName="\/word\/document\.xml"[^>]*\/>/, '')
+      .replace('</Types>', `<Default Extension="xml" ContentType="${MACRO_MAIN}"/></Types>`),
+  );
+  const byDefault = stripMacros(zipSync(files));
+  assert.ok(byDefault);
+  assert.equal(byDefault.mainTypeRewritten, true);
+  assertNoMacros(byDefault.bytes, 'main type by Default');
   assert.equal(stripMacros(new Uint8Array([1, 2, 3])), null);
 });
 
@@ -82,7 +93,7 @@ for (const name of ['macros.docm', 'macros.docx']) {
     assert.equal(up.status, 201, JSON.stringify(up.body));
     const template = up.body.template;
     assert.equal(template.original_filename, 'macros.docx');
-    assert.deepEqual(template.import_warnings.map((w: { code: string }) => w.code), ['macros_removed']);
+    assert.deepEqual(template.import_warnings, [{ code: 'macros_removed', message: template.import_warnings[0].message, location: { part: 'file' }, count: 1 }]);
     assert.deepEqual((await json(await s.api(`/api/template/${template.uuid}`))).template.import_warnings, template.import_warnings);
 
     const file = await s.api(`/api/template/${template.uuid}/file`);
@@ -104,6 +115,6 @@ for (const name of ['macros.docm', 'macros.docx']) {
     // Replacing the file with a plain one drops the warning.
     const put = await uploadTemplate(s, { name: 'plain.docx', bytes: buildDocx({ body: p('Hi {{name}}') }) }, {}, { method: 'PUT', path: `/api/template/${template.uuid}` });
     assert.equal(put.status, 200, JSON.stringify(put.body));
-    assert.equal(put.body.template.import_warnings, undefined);
+    assert.deepEqual(put.body.template.import_warnings, []);
   });
 }

@@ -21,7 +21,7 @@ after(async () => {
 });
 
 const INTERFACE_KEYS = ['uuid', 'name', 'fields', 'original_filename', 'google_doc_id', 'description', 'output_filename', 'output_filetype', 'editable', 'password', 'expiration'];
-const EXTRA_KEYS = ['id', 'delimiters', 'version', 'created_at', 'updated_at', 'sample_data', 'schema'];
+const EXTRA_KEYS = ['id', 'delimiters', 'version', 'created_at', 'updated_at', 'sample_data', 'schema', 'import_warnings'];
 
 function assertCommonTypes(t: Body): void {
   assert.deepEqual(Object.keys(t), [...INTERFACE_KEYS, ...EXTRA_KEYS]);
@@ -41,6 +41,7 @@ function assertCommonTypes(t: Body): void {
   assert.match(t.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   assert.equal(typeof t.sample_data, 'object');
   assert.equal(t.schema.type, 'object');
+  assert.ok(Array.isArray(t.import_warnings), 'import_warnings is always an array');
 }
 
 test('upload a .json template → 201 with fields, sample data and schema; list and single differ as the interface says', async () => {

@@ -35,6 +35,16 @@ export interface TemplateRecord {
   updated_at?: string;
   sample_data?: Record<string, unknown> | string | null;
   schema?: unknown;
+  /** What the import left out or changed (an EMF picture, a chart…); always an array from this service. */
+  import_warnings?: ImportWarning[];
+}
+
+/** One import warning: aggregated per code, part and element, with how many times it happened. */
+export interface ImportWarning {
+  code: string;
+  message: string;
+  location?: { part: string; element?: string };
+  count?: number;
 }
 
 export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';

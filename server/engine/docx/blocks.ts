@@ -1,7 +1,7 @@
 /**
  * Block-level content of a body, header, footer, table cell or text box: paragraphs and tables, with content
  * controls (w:sdt), custom XML and tracked insertions unwrapped, and mc:AlternateContent resolved. Tracked
- * deletions, bookmarks, comments' ranges and anything unknown are skipped.
+ * deletions, bookmarks, comments' ranges are skipped; anything else unknown is skipped with a warning.
  */
 import { isBlock, type DocContext, type Item, type PartContext } from './context.js';
 import { applyNeighbourRules } from './neighbours.js';
@@ -9,6 +9,7 @@ import { chooseAlternate } from './alternate.js';
 import { readParagraph } from './paragraph.js';
 import type { TableLayer } from './styles.js';
 import { readTable } from './table.js';
+import { dropped } from './warnings.js';
 import { child, type XElement } from './xml.js';
 
 /** Nesting deeper than this (tables in tables in text boxes…) is not real content; it is cut off. */
@@ -63,6 +64,7 @@ function walk(ctx: PartContext, container: XElement, table: TableLayer | undefin
         out.push({ type: 'sectionEnd', sectPr: node });
         break;
       default:
+        dropped(ctx.doc.warnings, ctx.part, node);
         break;
     }
   }

@@ -7,6 +7,7 @@ import type { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
 import type { StyleSheet, TableLayer } from './styles.js';
 import type { Theme } from './theme.js';
+import type { Warnings } from './warnings.js';
 import type { XElement } from './xml.js';
 
 export interface DocContext {
@@ -14,6 +15,8 @@ export interface DocContext {
   styles: StyleSheet;
   numbering: Numbering;
   theme: Theme;
+  /** What the readers leave out or change (warnings.ts). */
+  warnings: Warnings;
   /**
    * settings.xml's compatibility option w:splitPgBreakAndParaMark (Word 2010 and older): the paragraph mark
    * after a page break that ends its paragraph starts the next page as an empty line. Without it (Word 2013

@@ -3,13 +3,15 @@
  * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
  * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
  * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
- * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out.
- * Nothing here throws on odd content: a drawing that cannot be read is simply not shown.
+ * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out, each with
+ *   a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
+ * Nothing here throws on odd content: a drawing that cannot be read is not shown, and says so.
  */
 import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
 import { shapeDecoration, vmlDecoration } from './decoration.js';
 import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
+import type { ImageLookup } from './package.js';
 import { toParagraphStyle } from './resolve.js';
 import { smartArtBlocks } from './smartart.js';
 import { emu, round2 } from './units.js';
@@ -57,18 +59,45 @@ function isEmptyParagraph(block: Block): boolean {
 
 function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
   if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
-  const src = ctx.doc.pkg.imageDataUri(ctx.part, relId);
-  if (!src) return undefined;
-  const run: ImageRun = { type: 'image', src, width: round2(width), height: round2(height) };
+  const found = ctx.doc.pkg.image(ctx.part, relId);
+  if (!('uri' in found)) {
+    reportPicture(ctx, found);
+    return undefined;
+  }
+  const run: ImageRun = { type: 'image', src: found.uri, width: round2(width), height: round2(height) };
   if (alt) run.alt = alt;
   return run;
 }
 
+/** Why a picture is not drawn, as a warning: its format, a missing or linked file, or a damaged part. */
+function reportPicture(ctx: PartContext, found: Exclude<ImageLookup, { uri: string }>): void {
+  const warnings = ctx.doc.warnings;
+  if (found.problem === 'unsupported') warnings.add('picture_format_unsupported', ctx.part, undefined, found.format);
+  else if (found.problem === 'damaged') warnings.add('part_damaged', found.target, undefined, 'picture');
+  else warnings.add('picture_missing', ctx.part);
+}
+
+/**
+ * A drawing or VML picture read by `read`; when it gives nothing to draw and no more precise warning was given
+ * (a picture's format, a chart, …), a `shape_not_drawn` warning. `read` answers null for what is hidden on purpose.
+ */
+function reported(ctx: PartContext, element: string, read: () => DrawingOutput | null): DrawingOutput {
+  const before = ctx.doc.warnings.total;
+  const out = read();
+  if (!out) return { blocks: [] };
+  if (!out.image && out.blocks.length === 0 && ctx.doc.warnings.total === before) ctx.doc.warnings.add('shape_not_drawn', ctx.part, element);
+  return out;
+}
+
 export function readDrawing(ctx: PartContext, drawing: XElement): DrawingOutput {
+  return reported(ctx, 'w:drawing', () => readDrawingContent(ctx, drawing));
+}
+
+function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput | null {
   const frame = child(drawing, 'wp:inline') ?? child(drawing, 'wp:anchor');
   if (!frame) return { blocks: [] };
   const docPr = child(frame, 'wp:docPr');
-  if (docPr?.attrs.hidden === '1' || docPr?.attrs.hidden === 'true') return { blocks: [] };
+  if (docPr?.attrs.hidden === '1' || docPr?.attrs.hidden === 'true') return null;
   const extent = child(frame, 'wp:extent');
   const width = emu(extent?.attrs.cx);
   const height = emu(extent?.attrs.cy);
@@ -77,7 +106,10 @@ export function readDrawing(ctx: PartContext, drawing: XElement): DrawingOutput 
   const uri = data?.attrs.uri ?? '';
   const anchored = frame.name === 'wp:anchor';
   // A picture behind the text is a background or watermark: drawn inline it would push the text away.
-  if (anchored && (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true')) return { blocks: [] };
+  if (anchored && (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true')) {
+    ctx.doc.warnings.add('behind_text_not_drawn', ctx.part, 'wp:anchor');
+    return { blocks: [] };
+  }
   if (uri.endsWith(URI_PICTURE)) {
     const blip = descendant(data, 'a:blip');
     const image = imageRun(ctx, blip?.attrs['r:embed'], width, height, alt);
@@ -87,7 +119,10 @@ export function readDrawing(ctx: PartContext, drawing: XElement): DrawingOutput 
     return { blocks: [imageParagraph(ctx, image, anchorAlign(frame, image.width))], box: anchorBox(frame, image.width, image.height) };
   }
   if (uri.endsWith(URI_DIAGRAM)) return { blocks: smartArtBlocks(ctx, descendant(data, 'dgm:relIds'), width, height) };
-  if (uri.endsWith(URI_CHART)) return { blocks: [] };
+  if (uri.endsWith(URI_CHART) || uri.endsWith('/chartex')) {
+    ctx.doc.warnings.add('chart_not_drawn', ctx.part, uri.endsWith(URI_CHART) ? 'c:chart' : 'cx:chart');
+    return { blocks: [] };
+  }
   // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
   const blocks = textBoxBlocks(ctx, data ?? frame);
   const scale = groupScale(data, width, height);
@@ -194,6 +229,10 @@ function vmlStyle(style: string | undefined): Record<string, string> {
 
 /** Legacy VML pictures and text boxes (w:pict, and the preview picture of an embedded object w:object). */
 export function readVml(ctx: PartContext, pict: XElement): DrawingOutput {
+  return reported(ctx, pict.name, () => readVmlContent(ctx, pict));
+}
+
+function readVmlContent(ctx: PartContext, pict: XElement): DrawingOutput {
   const blocks = textBoxBlocks(ctx, pict);
   let image: ImageRun | undefined;
   for (const imagedata of descendants(pict, 'v:imagedata')) {

@@ -23,18 +23,22 @@ import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titleP
 import { StyleSheet } from './styles.js';
 import { readTheme } from './theme.js';
 import { onOff } from './units.js';
-import { child, textOf, type XElement } from './xml.js';
+import { Warnings } from './warnings.js';
+import { child, children, textOf, type XElement } from './xml.js';
 
 export { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
+export { Warnings } from './warnings.js';
 
 export interface DocxImportOptions {
   limits?: Partial<DocxLimits>;
+  /** Collects what the import leaves out or changes (warnings.ts); without it, nothing is reported. */
+  warnings?: Warnings;
 }
 
 export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): TemplateModel {
   const limits: DocxLimits = { ...DEFAULT_DOCX_LIMITS, ...options.limits };
   try {
-    return readDocument(DocxPackage.open(bytes, limits));
+    return readDocument(DocxPackage.open(bytes, limits), options.warnings ?? new Warnings());
   } catch (err) {
     if (err instanceof EngineError) throw err;
     // Anything else is a file the readers could not make sense of (or a bug): never let it escape as such.
@@ -43,16 +47,17 @@ export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): 
   }
 }
 
-function readDocument(pkg: DocxPackage): TemplateModel {
+function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
   const theme = readTheme(optionalPart(pkg, main, 'theme'));
   const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
-  const doc: DocContext = { pkg, styles, numbering, theme, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
+  const doc: DocContext = { pkg, styles, numbering, theme, warnings, splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']) };
 
   const items = readBody(doc, main);
+  checkNotes(doc, main);
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
 
@@ -61,6 +66,9 @@ function readDocument(pkg: DocxPackage): TemplateModel {
   let pending: Block[] = [];
   const closeSection = (sectPr: XElement | undefined): void => {
     refs = sectionReferences(doc, sectPr, refs);
+    const cols = child(sectPr, 'w:cols');
+    const columns = Math.max(Number(cols?.attrs['w:num'] ?? 1) || 1, children(cols, 'w:col').length);
+    if (columns > 1) warnings.add('columns_not_drawn', main, 'w:cols', String(columns));
     const previous = sections[sections.length - 1];
     if (previous && !startsNewPage(sectPr)) {
       // A continuous section break keeps flowing on the same page: one model section.
@@ -109,9 +117,34 @@ function readBody(doc: DocContext, main: string): ReturnType<ReturnType<typeof c
   const root = doc.pkg.xml(main);
   const body = child(root, 'w:body');
   if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
+  // The page colour (w:background; white or automatic is no colour at all) is not drawn.
+  const background = child(root, 'w:background');
+  const colour = (background?.attrs['w:color'] ?? 'auto').toLowerCase();
+  if (background && ((colour !== 'auto' && colour !== 'ffffff') || background.attrs['w:themeColor'] || children(background).length > 0)) {
+    doc.warnings.add('background_not_drawn', main, 'w:background');
+  }
   const items = createPartContext(doc, main).readBlocks(body);
   doc.pkg.forget(main);
   return items;
+}
+
+/**
+ * Footnotes and endnotes are not drawn (notes_not_drawn says so where they are referenced), but a damaged notes
+ * part is still named, so a file whose notes are lost for that reason says which part it is.
+ */
+function checkNotes(doc: DocContext, main: string): void {
+  for (const type of ['footnotes', 'endnotes']) {
+    const part = doc.pkg.relatedPart(main, type);
+    if (!part || !doc.pkg.has(part)) continue;
+    let readable = false;
+    try {
+      readable = doc.pkg.xml(part, true) !== undefined;
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.code !== 'invalid_template') throw err;
+    }
+    if (!readable) doc.warnings.add('part_damaged', part, undefined, type);
+    doc.pkg.forget(part);
+  }
 }
 
 /** The document's default language as a locale filters can use (Word writes e.g. 'de-DE'; 'x-none' is none). */

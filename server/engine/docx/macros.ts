@@ -62,7 +62,8 @@ export function stripMacros(bytes: Uint8Array, limits: Partial<DocxLimits> = {})
     const part = attr(tag, 'PartName');
     if (part && MACRO_PART_TYPE.test(attr(tag, 'ContentType') ?? '')) macroParts.add(part.replace(/^\/+/, '').toLowerCase());
   }
-  const macroMain = (types.match(ELEMENT('Override')) ?? []).some((tag) => MACRO_MAIN.test(attr(tag, 'ContentType') ?? ''));
+  // The macro-enabled main type, declared by an Override or (as some writers do) by a Default for the extension.
+  const macroMain = [...(types.match(ELEMENT('Override')) ?? []), ...(types.match(ELEMENT('Default')) ?? [])].some((tag) => MACRO_MAIN.test(attr(tag, 'ContentType') ?? ''));
   const macroDefault = (types.match(ELEMENT('Default')) ?? []).some((tag) => MACRO_PART_TYPE.test(attr(tag, 'ContentType') ?? ''));
   // Relationship parts to scan: a VBA relationship may point at a part of any name.
   const relsNames = names.filter((n) => /\.rels$/i.test(n));
@@ -113,6 +114,7 @@ function cleanContentTypes(types: string, macroParts: Set<string>, remaining: st
   });
   out = out.replace(ELEMENT('Default'), (tag) => {
     const type = attr(tag, 'ContentType') ?? '';
+    if (MACRO_MAIN.test(type)) return tag.replace(type, PLAIN_MAIN);
     if (!MACRO_PART_TYPE.test(type)) return tag;
     // A default for an extension other parts still use (.bin) keeps a neutral type; otherwise it goes.
     const ext = (attr(tag, 'Extension') ?? '').toLowerCase();

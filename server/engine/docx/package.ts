@@ -9,6 +9,7 @@ import { sniffImage, toDataUri } from '../images/sniff.js';
 import type { DocxLimits } from './limits.js';
 import { relTypeName } from './namespaces.js';
 import { children, decodeXmlBytes, parseXml, XmlError, type XElement } from './xml.js';
+import { pictureFormat } from './warnings.js';
 import { hasZipSignature, ZipArchive } from './zip.js';
 
 export interface Relationship {
@@ -23,8 +24,8 @@ export interface Relationship {
 const WORD_MAIN_TYPES = new Set([
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml',
-  'application/vnd.ms-word.document.macroEnabled.main+xml',
-  'application/vnd.ms-word.template.macroEnabledTemplate.main+xml',
+  'application/vnd.ms-word.document.macroenabled.main+xml',
+  'application/vnd.ms-word.template.macroenabledtemplate.main+xml',
 ]);
 
 const NOT_DOCX = 'The file is not a Word document (.docx).';
@@ -56,7 +57,7 @@ export class DocxPackage {
   readonly mainPart: string;
   private readonly xmlCache = new Map<string, XElement | null>();
   private readonly relsCache = new Map<string, Map<string, Relationship>>();
-  private readonly mediaCache = new Map<string, string | null>();
+  private readonly mediaCache = new Map<string, ImageLookup>();
 
   private constructor(private readonly zip: ZipArchive) {
     this.mainPart = this.findMainPart();
@@ -82,27 +83,49 @@ export class DocxPackage {
     return { overrides, defaults };
   }
 
+  /**
+   * The main part as Open Packaging finds it: the package's `officeDocument` relationship (transitional or strict
+   * type URI, both ending in that name), else a part the content types declare as a Word main part, else
+   * word/document.xml. Its type is resolved as OPC does (Override by part name, then Default by extension, both
+   * case-insensitive); a part whose type is not a Word main type is still accepted when it reads as a
+   * w:document, since only what cannot be read is refused.
+   */
   private findMainPart(): string {
-    const { overrides } = this.contentTypes();
+    const { overrides, defaults } = this.contentTypes();
+    const typeOf = (part: string): string | undefined => {
+      const key = normalise(part).toLowerCase();
+      const override = overrides.get(key);
+      if (override !== undefined) return override;
+      const name = key.slice(key.lastIndexOf('/') + 1);
+      const dot = name.lastIndexOf('.');
+      return dot >= 0 ? defaults.get(name.slice(dot + 1)) : undefined;
+    };
     let main: string | undefined;
     for (const rel of this.rels('').values()) {
-      if (rel.type === 'officeDocument' && !rel.external) {
+      if (rel.type === 'officeDocument' && !rel.external && this.zip.has(rel.target)) {
         main = rel.target;
         break;
       }
     }
     if (main === undefined) {
-      // No package relationships: accept the part the content types declare as the main document.
-      for (const [part, type] of overrides) if (WORD_MAIN_TYPES.has(type)) main = part;
+      // No (usable) package relationship: the part the content types declare as the main document.
+      for (const [part, type] of overrides) if (WORD_MAIN_TYPES.has(type.toLowerCase()) && this.zip.has(part)) main = part;
     }
-    if (main === undefined || !this.zip.has(main)) {
+    if (main === undefined && this.zip.has('word/document.xml')) main = 'word/document.xml';
+    if (main === undefined) {
       throw new EngineError('unsupported_file', `${NOT_DOCX} It has no main document part (word/document.xml).`);
     }
-    const type = overrides.get(main.toLowerCase());
-    if (type === undefined || !WORD_MAIN_TYPES.has(type)) {
-      throw new EngineError('unsupported_file', `${NOT_DOCX} Its main part is ${type ? `of type ${type}` : 'not declared'}.`);
+    const type = typeOf(main);
+    if (type !== undefined && WORD_MAIN_TYPES.has(type.toLowerCase())) return main;
+    // Undeclared or declared oddly: a main part that reads as a WordprocessingML document is still one.
+    let root: XElement | undefined;
+    try {
+      root = this.xml(main);
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
     }
-    return main;
+    if (root?.name === 'w:document') return main;
+    throw new EngineError('unsupported_file', `${NOT_DOCX} Its main part is ${type ? `of type ${type}` : 'not declared'}.`);
   }
 
   has(part: string): boolean {
@@ -166,28 +189,46 @@ export class DocxPackage {
   }
 
   /**
-   * An embedded image as a data URI, or undefined when the format cannot be drawn (EMF, WMF, TIFF, SVG…) or the
-   * relationship points outside the package.
+   * An embedded image as a data URI, or why it cannot be drawn: a format the renderer does not draw (EMF, WMF,
+   * TIFF, SVG…, recognised by its bytes), a relationship pointing outside the package or to a missing part, or a
+   * damaged part.
    */
-  imageDataUri(part: string, relId: string): string | undefined {
+  image(part: string, relId: string): ImageLookup {
     const rel = this.rels(part).get(relId);
-    if (!rel || rel.external) return undefined;
+    if (!rel) return { problem: 'missing', target: part };
+    if (rel.external) return { problem: 'missing', target: rel.target };
     const key = rel.target.toLowerCase();
-    if (this.mediaCache.has(key)) return this.mediaCache.get(key) ?? undefined;
+    const cached = this.mediaCache.get(key);
+    if (cached) return cached;
+    let result: ImageLookup;
     let bytes: Uint8Array | undefined;
     try {
       bytes = this.zip.read(rel.target);
+      if (!bytes) result = { problem: 'missing', target: rel.target };
+      else {
+        // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
+        const image = sniffImage(bytes);
+        const format = image ? undefined : pictureFormat(bytes);
+        // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
+        result = image ? { uri: toDataUri(bytes, image.mime) } : format ? { problem: 'unsupported', target: rel.target, format } : { problem: 'damaged', target: rel.target };
+      }
     } catch (err) {
       // A damaged picture is left out like any picture that cannot be drawn; the document still imports.
       if (!(err instanceof EngineError) || err.code !== 'invalid_template') throw err;
+      result = { problem: 'damaged', target: rel.target };
     }
-    // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
-    const image = bytes ? sniffImage(bytes) : null;
-    const uri = bytes && image ? toDataUri(bytes, image.mime) : null;
-    this.mediaCache.set(key, uri);
-    return uri ?? undefined;
+    this.mediaCache.set(key, result);
+    return result;
+  }
+
+  /** An embedded image as a data URI, or undefined when it cannot be drawn (see image()). */
+  imageDataUri(part: string, relId: string): string | undefined {
+    const found = this.image(part, relId);
+    return 'uri' in found ? found.uri : undefined;
   }
 }
+
+export type ImageLookup = { uri: string } | { problem: 'missing' | 'damaged' | 'unsupported'; target: string; format?: string };
 
 function decodeURIComponentSafe(target: string): string {
   try {

@@ -14,6 +14,7 @@ import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement } from './xml.js';
 import { bulletText } from './numbering.js';
 import { round2 } from './units.js';
+import { dropped } from './warnings.js';
 
 interface Builder {
   /** Inline content split at page breaks. */
@@ -263,11 +264,16 @@ function walkInline(ctx: PartContext, container: XElement, state: InlineState, b
       case 'm:oMath':
       case 'm:oMathPara': {
         const text = descendants(node, 'm:t').map((t) => textOf(t)).join('');
-        if (text && !suppressed(ctx.fields)) pushText(builder, text, toRunStyle(state.baseR, text, state.link));
+        if (text && !suppressed(ctx.fields)) {
+          pushText(builder, text, toRunStyle(state.baseR, text, state.link));
+          ctx.doc.warnings.add('math_as_text', ctx.part, node.name);
+        }
         break;
       }
-      // Deleted and moved-away text, comments, bookmarks, proofing marks: not part of what the reader sees.
+      // Deleted and moved-away text, comments, bookmarks, proofing marks: not part of what the reader sees
+      // (IGNORED); anything else is reported.
       default:
+        dropped(ctx.doc.warnings, ctx.part, node);
         break;
     }
   }
@@ -288,6 +294,7 @@ function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: B
   const props = runProps(ctx, run, state);
   if (props.vanish) return;
   const text = runText(run);
+  if ((props.caps || props.smallCaps) && /\p{Ll}/u.test(text)) ctx.doc.warnings.add('caps_not_drawn', ctx.part, props.caps ? 'w:caps' : 'w:smallCaps');
   const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
   const fields = ctx.fields;
   for (const node of run.children) {
@@ -391,8 +398,10 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
       }
       break;
     }
-    // w:delText, footnote/endnote/comment references, w:lastRenderedPageBreak, w:softHyphen: nothing visible here.
+    // w:rPr, w:delText, comment references, w:lastRenderedPageBreak, w:softHyphen: nothing visible here (IGNORED);
+    // footnote/endnote references and anything else are reported.
     default:
+      dropped(ctx.doc.warnings, ctx.part, node);
       break;
   }
 }

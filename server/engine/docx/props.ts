@@ -23,6 +23,8 @@ export interface RProps {
   underline?: boolean;
   strike?: boolean;
   caps?: boolean;
+  /** Read only to report it (caps_not_drawn): small capitals are shown as typed. */
+  smallCaps?: boolean;
   vanish?: boolean;
   color?: string | null;
   highlight?: string | null;
@@ -71,7 +73,7 @@ export interface PProps {
   ilvl?: number;
 }
 
-const TOGGLES = ['bold', 'boldCs', 'italic', 'italicCs', 'strike', 'caps', 'vanish'] as const;
+const TOGGLES = ['bold', 'boldCs', 'italic', 'italicCs', 'strike', 'caps', 'smallCaps', 'vanish'] as const;
 
 const HIGHLIGHTS: Record<string, string> = {
   yellow: '#ffff00',
@@ -170,6 +172,9 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
         break;
       case 'w:caps':
         out.caps = flag(el);
+        break;
+      case 'w:smallCaps':
+        out.smallCaps = flag(el);
         break;
       case 'w:vanish':
         out.vanish = flag(el);

@@ -12,6 +12,7 @@ import { isBlock, type PartContext } from './context.js';
 import { mergeBorders, readBorders, readShading, type Borders } from './props.js';
 import { mergeLayer, type TableLayer, type TableStyle } from './styles.js';
 import { num, round2, twips } from './units.js';
+import { dropped } from './warnings.js';
 import { child, childVal, children, type XElement } from './xml.js';
 
 interface Look {
@@ -43,12 +44,14 @@ function readLook(el: XElement | undefined): Look {
 }
 
 /** Rows and cells may be wrapped in content controls or custom XML; unwrap them. */
-function unwrap(container: XElement, name: string, out: XElement[] = []): XElement[] {
+function unwrap(ctx: PartContext, container: XElement, name: string, out: XElement[] = []): XElement[] {
   for (const node of container.children) {
     if (typeof node === 'string') continue;
     if (node.name === name) out.push(node);
-    else if (node.name === 'w:sdt') unwrap(child(node, 'w:sdtContent') ?? node, name, out);
-    else if (node.name === 'w:customXml' || node.name === 'w:ins' || node.name === 'w:moveTo') unwrap(node, name, out);
+    else if (node.name === 'w:sdt') unwrap(ctx, child(node, 'w:sdtContent') ?? node, name, out);
+    else if (node.name === 'w:customXml' || node.name === 'w:ins' || node.name === 'w:moveTo') unwrap(ctx, node, name, out);
+    // Properties (w:tblPr, w:trPr…) are read by name; anything else unknown is reported, not dropped silently.
+    else dropped(ctx.doc.warnings, ctx.part, node);
   }
   return out;
 }
@@ -104,7 +107,7 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
   const directMargins = child(tblPr, 'w:tblCellMar');
   const grid = children(child(tbl, 'w:tblGrid'), 'w:gridCol').map((g) => twips(g.attrs['w:w']) ?? 0);
 
-  const rowEls = unwrap(tbl, 'w:tr');
+  const rowEls = unwrap(ctx, tbl, 'w:tr');
   const nRows = rowEls.length;
   let headerRows = 0;
   while (headerRows < nRows && child(child(rowEls[headerRows], 'w:trPr'), 'w:tblHeader')) headerRows++;
@@ -115,7 +118,7 @@ export function readTable(ctx: PartContext, tbl: XElement): Table {
     const before = num(childVal(trPr, 'w:gridBefore')) ?? 0;
     const after = num(childVal(trPr, 'w:gridAfter')) ?? 0;
     let col = before;
-    const cells = unwrap(tr, 'w:tc').map((tc) => {
+    const cells = unwrap(ctx, tr, 'w:tc').map((tc) => {
       const tcPr = child(tc, 'w:tcPr');
       const span = Math.max(1, num(childVal(tcPr, 'w:gridSpan')) ?? 1);
       const start = col;

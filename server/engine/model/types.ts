@@ -10,7 +10,7 @@
  * the .json loader flatten named styles and inheritance), so the renderer never looks anything up.
  */
 
-import type { ErrorCode } from '../../errors/catalogue.js';
+import type { ErrorCode, WarningCode } from '../../errors/catalogue.js';
 
 export interface RunStyle {
   /** Family as the author wrote it ('Calibri', 'Times New Roman', 'Helvetica'); engine/pdf maps it to a bundled font. */
@@ -208,6 +208,18 @@ export interface TemplateError {
   code: ErrorCode;
   message: string;
   location: TemplateErrorLocation;
+}
+
+/**
+ * Something the importer left out or changed in an accepted template (mammoth's Result.messages), aggregated per
+ * code + part + element with how many times it happened. `part` is the package part (word/document.xml,
+ * word/header1.xml, word/media/image3.emf…), `element` the XML element when one is concerned.
+ */
+export interface ImportWarning {
+  code: WarningCode;
+  message: string;
+  location: { part: string; element?: string };
+  count: number;
 }
 
 export type Delimiters = readonly [open: string, close: string];
