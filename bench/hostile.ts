@@ -8,35 +8,16 @@
  *
  *   npm run build:server && node --import tsx bench/hostile.ts      (npm run bench:hostile)
  */
-import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bigData, bigDocx, bigPngDataUri } from './lib/hostile-files.js';
+import { requireDist, startServe, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'docloom.js');
 const RSS_TARGET_MB = 1024;
 const P99_TARGET_MS = 250;
 
-if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'cli.js'))) {
-  console.error('bench/hostile: dist/ is missing; run `npm run build:server` first.');
-  process.exit(1);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+requireDist('bench/hostile');
 
 function status(pid: number): { rssMb: number; hwmMb: number } {
   const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -54,48 +35,10 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-interface Service {
-  base: string;
-  auth: { authorization: string };
-  pid: number;
-  errors: () => string;
-  stop: () => Promise<void>;
-}
-
 /** A fresh `docloom serve` over a new data dir, with a token: each case gets its own, so no case pays for another. */
-async function startService(): Promise<Service> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-hostile-'));
-  const port = await freePort();
-  const env = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error' };
-  const tokenOut = execFileSync(process.execPath, [BIN, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
-  const token = tokenOut.trim().split('\n').pop()!.trim();
-  const auth = { authorization: `Bearer ${token}` };
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const until = Date.now() + 30_000;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(`${base}/api/info`, { headers: auth });
-      if (res.ok) return { base, auth, pid: child.pid!, errors: () => errors, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await stop();
-  throw new Error(`the service did not start: ${errors}`);
-}
+const startService = (): Promise<ServeProcess> => startServe('hostile');
 
-let svc: Service;
+let svc: ServeProcess;
 
 async function upload(name: string, bytes: Uint8Array): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
@@ -154,7 +97,7 @@ async function templateUuid(name: string, lines: string[]): Promise<string> {
 const IMAGE_LINES = ['Picture:', '{{%photo:400x250}}'];
 const TEXT_LINES = ['{{title}}', '{{#rows}}', '{{description}} {{qty}} {{amount}}', '{{/rows}}', '{{word}}'];
 
-async function measureOn(s: Service, name: string, work: () => Promise<string>): Promise<boolean> {
+async function measureOn(s: ServeProcess, name: string, work: () => Promise<string>): Promise<boolean> {
   const { pid, base, auth } = s;
   const canReset = resetPeak(pid);
   let peakSampled = status(pid).rssMb;

@@ -49,6 +49,11 @@ export interface Config {
   /** Offer the sample templates from resources/templates on first start. */
   seedSamples: boolean;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
+  /**
+   * DOCLOOM_PROFILE: time the phases of every POST /api/document and answer them in a `Server-Timing` header
+   * (services/profile.ts). For measuring; off by default.
+   */
+  profile: boolean;
   limits: Limits;
 }
 
@@ -151,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
+    profile: bool(env, 'DOCLOOM_PROFILE', false),
     ...overrides,
     limits: { ...limitsFrom(env), ...overrides.limits },
   };

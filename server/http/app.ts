@@ -14,6 +14,7 @@ import { guiRoutes } from './gui.js';
 import { documentRoutes, signedDownloadRoutes } from './routes/documents.js';
 import { miscRoutes, signInRoutes } from './routes/misc.js';
 import { templateRoutes } from './routes/templates.js';
+import { Profile } from '../services/profile.js';
 
 export interface AppOptions {
   services: Services;
@@ -60,6 +61,13 @@ export function createApp(o: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // DOCLOOM_PROFILE: the request's phases are timed from here (services/profile.ts); nothing at all when off.
+  if (s.config.profile) {
+    app.use((_req, res, next) => {
+      res.locals.profile = new Profile();
+      next();
+    });
+  }
   app.use(hostGuard(o.allowedHosts));
   app.use(requestLog(logger));
   app.use(cors(s.config.corsOrigins));

@@ -15,6 +15,7 @@ import { safeOutputFilename } from './output-filename.js';
 import type { RenderJob } from './render-core.js';
 import type { Priority, Renderer } from './render-pool.js';
 import type { TemplateService } from './templates.js';
+import { hrnow, type Profile } from './profile.js';
 import {
   optionalExpiration,
   optionalFlag,
@@ -49,6 +50,8 @@ export interface DocumentServiceDeps {
 export interface CreateContext {
   tokenId: number;
   idempotencyKey?: string;
+  /** DOCLOOM_PROFILE: the request's phases are recorded here. */
+  profile?: Profile;
 }
 
 interface ValidRequest {
@@ -94,7 +97,8 @@ export class DocumentService {
   }
 
   async create(input: Record<string, unknown>, ctx: CreateContext): Promise<{ status: 201 | 202; document: DocumentRecord }> {
-    const req = await this.#validate(input);
+    const profile = ctx.profile;
+    const req = await this.#validate(input, profile);
     // Hashing a 10 MB body costs the event loop ~100 ms: only a request with an Idempotency-Key needs it.
     const bodyHash = ctx.idempotencyKey === undefined ? '' : Idempotency.hash({
       template: req.template.uuid,
@@ -112,7 +116,8 @@ export class DocumentService {
     let outcome;
     try {
       outcome = await this.deps.idempotency.run(ctx.tokenId, ctx.idempotencyKey, bodyHash, async () => {
-        accepted = await this.#start(req);
+        profile?.mark('idempotency');
+        accepted = await this.#start(req, profile);
         return { status: req.async ? 202 : 201, documentId: accepted.id };
       });
     } catch (err) {
@@ -124,6 +129,7 @@ export class DocumentService {
     // A new async document is answered as it was accepted (`pending`), even if a worker has picked it up since;
     // a repeat answers the record as it is now.
     const document = accepted && req.async ? accepted : this.get(outcome.documentId);
+    profile?.mark('idempotency');
     return { status: outcome.status === 202 ? 202 : 201, document };
   }
 
@@ -226,9 +232,10 @@ export class DocumentService {
     return template;
   }
 
-  async #validate(input: Record<string, unknown>): Promise<ValidRequest> {
+  async #validate(input: Record<string, unknown>, profile?: Profile): Promise<ValidRequest> {
     const v = new Violations();
     const template = this.#template(v, input.template_id);
+    profile?.mark('template_lookup');
     // Rows per list, images and the like are the render's to check (a `failed` document naming the limit): it
     // knows which lists the template repeats, and the data's shape is all that is validated here.
     const data = requiredDataObject(v, input.data, this.deps.dataDepth);
@@ -246,6 +253,7 @@ export class DocumentService {
     const locale = optionalLocale(v, input.locale);
     const isAsync = optionalFlag(v, 'async', input.async);
     v.throwIfAny();
+    profile?.mark('validate');
     return {
       template: template!,
       data: data!,
@@ -272,9 +280,9 @@ export class DocumentService {
   #job(
     template: TemplateRecord,
     data: Record<string, unknown>,
-    o: { test: boolean; password: string | null; locale: string | null; title: string; output: 'pdf' | 'docx'; editableCopy: boolean },
+    o: { test: boolean; password: string | null; locale: string | null; title: string; output: 'pdf' | 'docx'; editableCopy: boolean; profile?: Profile },
   ): RenderJob {
-    return {
+    const job: RenderJob = {
       key: `${template.uuid}@${template.version}`,
       templatePath: this.deps.templates.filePath(template),
       kind: template.kind,
@@ -288,11 +296,14 @@ export class DocumentService {
       editableCopy: o.editableCopy,
       allowPrivateNetwork: this.deps.allowPrivateNetwork(),
     };
+    if (o.profile) job.timings = { submitted: hrnow() };
+    return job;
   }
 
-  async #start(req: ValidRequest): Promise<DocumentRecord> {
+  async #start(req: ValidRequest, profile?: Profile): Promise<DocumentRecord> {
     const now = nowIso();
     const filename = await this.#outputFilename(req);
+    profile?.mark('filename');
     const doc: DocumentRecord = {
       id: this.deps.repo.nextId(),
       status: req.async ? 'pending' : 'processing',
@@ -321,7 +332,9 @@ export class DocumentService {
       await this.#forget(doc.id, doc.output_type);
       throw err;
     }
-    const work = this.#render(doc, req, req.async ? 'batch' : 'interactive');
+    profile?.mark('store_insert');
+    // An async document's phases end at the 202: its render is not part of the request.
+    const work = this.#render(doc, req, req.async ? 'batch' : 'interactive', req.async ? undefined : profile);
     this.#running.add(work);
     void work.finally(() => this.#running.delete(work)).catch(() => undefined);
     if (!req.async) {
@@ -331,7 +344,7 @@ export class DocumentService {
     return { ...doc, status: 'pending' };
   }
 
-  async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority): Promise<void> {
+  async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile): Promise<void> {
     const title = doc.output_filename!.replace(/\.[^.]+$/, '');
     try {
       const job = this.#job(req.template, req.data, {
@@ -341,17 +354,19 @@ export class DocumentService {
         title,
         output: req.outputType === 'docx' ? 'docx' : 'pdf',
         editableCopy: req.editable && req.outputType === 'pdf' && req.template.kind === 'docx',
+        profile,
       });
       const outcome = await this.deps.renderer.render(job, priority, () => {
         if (doc.status === 'pending') void this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false);
       });
+      profile?.markRender(outcome.ok ? outcome.timings : undefined);
       if (!outcome.ok) {
         if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
         await this.#fail(doc, outcome.code, outcome.message);
         return;
       }
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
-      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable);
+      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile);
     } catch (err) {
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const full = isNoSpace(err);
@@ -365,15 +380,17 @@ export class DocumentService {
   }
 
   /** The files are durable before the record says `completed` (a crash in between leaves orphans, removed at start). */
-  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
+  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
     if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
     await this.deps.files.write(doc.id, doc.output_type, bytes);
     if (editable) await this.deps.files.write(doc.id, 'docx', editable, 'editable');
+    profile?.mark('write_file');
     if (!this.deps.repo.get(doc.id)) {
       await this.deps.files.remove(doc.id, doc.output_type);
       return;
     }
     await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
+    profile?.mark('store_update');
   }
 
   /** Drops a document that was never acknowledged: record (best effort on disk) and files. */
@@ -383,7 +400,11 @@ export class DocumentService {
   }
 
   async #fail(doc: DocumentRecord, code: ErrorCode, message: string): Promise<void> {
-    await this.deps.files.remove(doc.id, doc.output_type);
+    // A file that cannot be removed (its folder is not one) must not leave the record `processing` for ever: it is
+    // an orphan once the record says `failed`, and the next start removes orphans.
+    await this.deps.files.remove(doc.id, doc.output_type).catch((err: unknown) => {
+      this.deps.log(`document ${doc.id}: files not removed: ${err instanceof Error ? err.message : String(err)}`);
+    });
     if (!this.deps.repo.get(doc.id)) return;
     await this.deps.repo.update(doc.id, { status: 'failed', error: { code, message }, updated_at: nowIso() });
   }

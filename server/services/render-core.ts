@@ -12,6 +12,7 @@ import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
 import type { Limits } from '../config.js';
 import { imageResolvers } from './images.js';
 import type { ErrorCode } from '../errors/catalogue.js';
+import { hrnow, type RenderTimings } from './profile.js';
 
 /**
  * What a render thread needs besides the jobs: plain data, since it is sent to each worker as workerData. The
@@ -40,11 +41,13 @@ export interface RenderJob {
   editableCopy: boolean;
   /** Image URLs may reach the local network: the setting at the time the job was made (CONTRACT.md §9). */
   allowPrivateNetwork: boolean;
+  /** Profiling (DOCLOOM_PROFILE): stamps filled in on the way; the outcome carries them back. */
+  timings?: RenderTimings;
 }
 
 export type RenderOutcome =
   /** `pages` is null for .docx output; `editable` is the filled .docx copy when one was asked for and made. */
-  | { ok: true; bytes: Uint8Array; pages: number | null; editable?: Uint8Array; editableError?: string }
+  | { ok: true; bytes: Uint8Array; pages: number | null; editable?: Uint8Array; editableError?: string; timings?: RenderTimings }
   /** `internal`: not the caller's fault (a bug, a crash); the message is then generic and the detail is logged. */
   | { ok: false; code: ErrorCode; message: string; field?: string; internal?: boolean; detail?: string };
 
@@ -67,6 +70,17 @@ export class RenderCore {
   }
 
   async render(job: RenderJob): Promise<RenderOutcome> {
+    const timings = job.timings;
+    if (timings) timings.received = hrnow();
+    const outcome = await this.#render(job);
+    if (timings && outcome.ok) {
+      timings.rendered = hrnow();
+      outcome.timings = timings;
+    }
+    return outcome;
+  }
+
+  async #render(job: RenderJob): Promise<RenderOutcome> {
     try {
       const engine = await loadEngine();
       // The renderer's own pixel limit (images a template carries itself); set here, not in the constructor,
@@ -74,6 +88,7 @@ export class RenderCore {
       engine.setMaxImagePixels(this.settings.limits.imagePixels);
       const template = await this.#compiled(job);
       if ('code' in template) return template;
+      if (job.timings) job.timings.compiled = hrnow();
       if (job.output === 'docx') {
         // The PDF path has the binder count rows; the .docx filler does not, so the limit is checked here.
         const over = listOverLimit(job.data, this.settings.limits.rowsPerList);

@@ -16,6 +16,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from './worker-start.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
+import { hrnow } from './profile.js';
 
 export type Priority = 'interactive' | 'batch';
 
@@ -202,6 +203,7 @@ export class WorkerPool implements Renderer {
     }
     const job = slot.running.get(msg.id);
     if (!job) return;
+    if (msg.outcome.ok && msg.outcome.timings) msg.outcome.timings.returned = hrnow();
     slot.running.delete(msg.id);
     this.#finish(job, msg.outcome);
     this.#idle(slot);
@@ -293,6 +295,7 @@ export class WorkerPool implements Renderer {
       }
       if (!best) return;
       const next = queue.shift()!;
+      if (next.job.timings) next.job.timings.posted = hrnow();
       try {
         best.worker.postMessage({ id: next.id, job: next.job } satisfies WorkerRequest);
       } catch (err) {

@@ -110,27 +110,25 @@ test('the broken corpus: 4 unreadable files refused with their codes, 2 partly d
   }
 });
 
-test('sections in columns and all-capitals text are reported (drawn as one column, shown as typed)', () => {
+test('sections in columns are reported (drawn as one column); capitals and small capitals are drawn, not reported', () => {
   const sect = '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/><w:cols w:num="2" w:space="720"/></w:sectPr>';
   const body = `<w:p><w:r><w:rPr><w:caps/></w:rPr><w:t>shouted</w:t></w:r><w:r><w:rPr><w:caps/></w:rPr><w:t>ALREADY UPPER</w:t></w:r><w:r><w:rPr><w:smallCaps/></w:rPr><w:t>small</w:t></w:r></w:p>`;
   const warnings = compile(buildDocx({ body, sectPr: sect }));
   assert.deepEqual(
     warnings.map((w) => [w.code, w.location.element, w.count, w.message]),
     [
-      ['caps_not_drawn', 'w:caps', 1, '1 run of all-capitals text shown as typed'],
-      ['caps_not_drawn', 'w:smallCaps', 1, '1 run of small-capitals text shown as typed'],
       ['columns_not_drawn', 'w:cols', 1, '1 section in 2 columns drawn as one column'],
     ],
   );
 });
 
-test('a page colour is reported; a white or automatic one is none', () => {
-  const withBackground = (attrs: string): Uint8Array => {
-    const files = unzipSync(buildDocx({ body: p('coloured page') }));
-    files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']).replace('<w:body>', `<w:background ${attrs}/><w:body>`));
+test('a page colour is drawn, not reported; a page fill effect (picture, gradient) is reported', () => {
+  const withBackground = (inner: string): Uint8Array => {
+    const files = unzipSync(buildDocx({ body: p('coloured page'), settings: '<w:displayBackgroundShape/>' }));
+    files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']).replace('<w:body>', `<w:background w:color="FFF2CC">${inner}</w:background><w:body>`));
     return zipSync(files);
   };
-  assert.deepEqual(compile(withBackground('w:color="FFF2CC"')).map((w) => [w.code, w.location.element, w.message]), [['background_not_drawn', 'w:background', 'the page colour (background) is not drawn']]);
-  assert.deepEqual(compile(withBackground('w:color="FFFFFF"')), []);
-  assert.deepEqual(compile(withBackground('w:color="auto"')), []);
+  assert.deepEqual(compile(withBackground('')), []);
+  assert.deepEqual(compile(withBackground('<v:background><v:fill type="gradient" color2="#ffffff"/></v:background>')).map((w) => [w.code, w.location.element, w.message]),
+    [['background_not_drawn', 'w:background', 'the page fill effect (picture, texture, pattern or gradient) is not drawn: the page colour is']]);
 });

@@ -70,6 +70,7 @@ export async function bindTemplate(compiled: CompiledTemplate, data: unknown, op
 
   const model: TemplateModel = { version: 1, sections, defaults: compiled.defaults, locale };
   if (compiled.metadata) model.metadata = compiled.metadata;
+  if (compiled.background) model.background = compiled.background;
   return model;
 }
 

@@ -21,8 +21,8 @@ import { mergeP, mergeR } from './props.js';
 import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
-import { readTheme } from './theme.js';
-import { onOff } from './units.js';
+import { readTheme, themeColor } from './theme.js';
+import { hexColor, onOff } from './units.js';
 import { Warnings } from './warnings.js';
 import { child, children, textOf, type XElement } from './xml.js';
 
@@ -51,7 +51,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
   const theme = readTheme(optionalPart(pkg, main, 'theme'));
   const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
-  const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles);
+  const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles, pkg.relatedPart(main, 'numbering') ?? 'word/numbering.xml');
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
   const mode = children(child(settings, 'w:compat'), 'w:compatSetting').find((c) => c.attrs['w:name'] === 'compatibilityMode');
@@ -61,7 +61,10 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
   };
 
-  const items = readBody(doc, main);
+  // The page colour is shown (and printed by LibreOffice's PDF export, the yardstick) only when settings.xml turns
+  // on w:displayBackgroundShape, which Word writes whenever a page colour is chosen.
+  const display = child(settings, 'w:displayBackgroundShape');
+  const { items, background } = readBody(doc, main, display !== undefined && onOff(display.attrs['w:val']));
   checkNotes(doc, main);
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
@@ -107,6 +110,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
       paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p), runSize(runDefaults)),
     },
   };
+  if (background) model.background = background;
   const metadata = readMetadata(pkg);
   if (metadata) model.metadata = metadata;
   const locale = localeOf(runDefaults.lang);
@@ -118,19 +122,34 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
  * The main part's blocks. Its XML tree is let go once they are read (a 30 MB document.xml makes a tree of
  * hundreds of megabytes, which the rest of the import and the compile need not hold as well).
  */
-function readBody(doc: DocContext, main: string): ReturnType<ReturnType<typeof createPartContext>['readBlocks']> {
+function readBody(doc: DocContext, main: string, displayBackground: boolean): {
+  items: ReturnType<ReturnType<typeof createPartContext>['readBlocks']>;
+  background: string | undefined;
+} {
   const root = doc.pkg.xml(main);
   const body = child(root, 'w:body');
   if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
-  // The page colour (w:background; white or automatic is no colour at all) is not drawn.
-  const background = child(root, 'w:background');
-  const colour = (background?.attrs['w:color'] ?? 'auto').toLowerCase();
-  if (background && ((colour !== 'auto' && colour !== 'ffffff') || background.attrs['w:themeColor'] || children(background).length > 0)) {
-    doc.warnings.add('background_not_drawn', main, 'w:background');
-  }
+  const background = displayBackground ? pageColour(doc, main, child(root, 'w:background')) : undefined;
   const items = createPartContext(doc, main).readBlocks(body);
   doc.pkg.forget(main);
-  return items;
+  return { items, background };
+}
+
+/**
+ * The page colour (w:background: w:color, or a theme colour with tint/shade) as '#rrggbb'; white or automatic is no
+ * colour at all. A fill effect (picture, texture, pattern, gradient: the VML v:background's v:fill) is not drawn —
+ * its page colour is, and a warning says so.
+ */
+function pageColour(doc: DocContext, main: string, background: XElement | undefined): string | undefined {
+  if (!background) return undefined;
+  const attrs = background.attrs;
+  const themed = attrs['w:themeColor'] ? themeColor(doc.theme, attrs['w:themeColor'], attrs['w:themeTint'], attrs['w:themeShade']) : undefined;
+  const colour = themed ?? hexColor(attrs['w:color']);
+  const fill = children(background).flatMap((shape) => children(shape, 'v:fill'));
+  if (fill.some((f) => f.attrs['r:id'] !== undefined || (f.attrs.type !== undefined && f.attrs.type !== 'solid'))) {
+    doc.warnings.add('background_not_drawn', main, 'w:background');
+  }
+  return colour && colour !== '#ffffff' ? colour : undefined;
 }
 
 /**

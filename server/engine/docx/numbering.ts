@@ -3,7 +3,7 @@
  * and label font the level sets. w:num instances point at an abstract definition (possibly through a numbering
  * style link) and may override a level's start or the whole level.
  */
-import type { ListInfo } from '../model/types.js';
+import { LIST_FORMATS, type ListInfo } from '../model/types.js';
 import { readPPr, readRPr, type PProps, type RProps } from './props.js';
 import type { StyleSheet } from './styles.js';
 import type { Theme } from './theme.js';
@@ -16,18 +16,14 @@ export interface ListLevel {
   p: PProps;
   /** Run properties of the label. */
   r: RProps;
+  /** A w:numFmt the renderer cannot write (counted as decimal): reported as number_format_unsupported. */
+  unsupported?: string;
 }
 
-const FORMATS: Record<string, ListInfo['format']> = {
-  bullet: 'bullet',
-  decimal: 'decimal',
-  decimalZero: 'decimal',
-  lowerLetter: 'lowerLetter',
-  upperLetter: 'upperLetter',
-  lowerRoman: 'lowerRoman',
-  upperRoman: 'upperRoman',
-  none: 'none',
-};
+const FORMATS = new Set<string>(LIST_FORMATS);
+
+/** w:numFmt values that are plain digits under another name. */
+const DECIMAL_ALIASES = new Set(['decimalHalfWidth', 'decimalFullWidth2']);
 
 /**
  * Bullets set in symbol fonts are private-use code points (U+F0xx) that only mean something in that font;
@@ -63,6 +59,7 @@ export function bulletText(text: string): string {
 
 interface LevelDef {
   format: ListInfo['format'];
+  unsupported?: string;
   text?: string;
   start?: number;
   p: PProps;
@@ -80,9 +77,42 @@ interface NumDef {
   levelOverrides: Map<number, LevelDef>;
 }
 
+/** Word 2010+ custom formats (w:format, the first items written out) that docloom writes, by their first item. */
+const CUSTOM: Record<string, ListInfo['format']> = {
+  '01': 'decimalZero', '001': 'decimalZero3', '0001': 'decimalZero4', '00001': 'decimalZero5', 'α': 'greekLower', 'Α': 'greekUpper',
+};
+
+function customFormat(el: XElement | undefined): ListInfo['format'] | undefined {
+  if (el?.attrs['w:val'] !== 'custom') return undefined;
+  return CUSTOM[(el.attrs['w:format'] ?? '').split(',')[0].trim()];
+}
+
+/**
+ * The level's w:numFmt value. Word 2010+ writes custom formats in mc:AlternateContent (Choice: custom with
+ * w:format; Fallback: a classic format): a custom format docloom writes wins, else the Fallback's — with
+ * `unsupported` naming the custom format Word would have shown.
+ */
+function numFmtOf(lvl: XElement): { fmt: string; unsupported?: string } {
+  const direct = child(lvl, 'w:numFmt');
+  if (direct) return { fmt: customFormat(direct) ?? direct.attrs['w:val'] ?? 'decimal' };
+  for (const alt of children(lvl, 'mc:AlternateContent')) {
+    let unsupported: string | undefined;
+    for (const choice of children(alt, 'mc:Choice')) {
+      const el = child(choice, 'w:numFmt');
+      const custom = customFormat(el);
+      if (custom) return { fmt: custom };
+      if (el?.attrs['w:val'] === 'custom') unsupported = `custom "${el.attrs['w:format'] ?? ''}"`;
+    }
+    const fallback = child(child(alt, 'mc:Fallback'), 'w:numFmt');
+    if (fallback) return { fmt: fallback.attrs['w:val'] ?? 'decimal', unsupported };
+  }
+  return { fmt: 'decimal' };
+}
+
 function readLevel(lvl: XElement, theme: Theme): LevelDef {
-  const fmt = child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal';
-  let format: ListInfo['format'] = FORMATS[fmt] ?? 'decimal';
+  const { fmt, unsupported: customLost } = numFmtOf(lvl);
+  let format: ListInfo['format'] = FORMATS.has(fmt) ? (fmt as ListInfo['format']) : 'decimal';
+  const unsupported = customLost ?? (FORMATS.has(fmt) || DECIMAL_ALIASES.has(fmt) ? undefined : fmt);
   const rawText = child(lvl, 'w:lvlText')?.attrs['w:val'];
   let text = rawText;
   if (format === 'bullet') {
@@ -91,6 +121,7 @@ function readLevel(lvl: XElement, theme: Theme): LevelDef {
   }
   return {
     format,
+    ...(unsupported ? { unsupported } : {}),
     text,
     start: num(child(lvl, 'w:start')?.attrs['w:val']),
     p: readPPr(child(lvl, 'w:pPr'), theme),
@@ -107,6 +138,8 @@ export class Numbering {
     root: XElement | undefined,
     theme: Theme,
     private readonly styles: StyleSheet,
+    /** The numbering part's name (where number_format_unsupported points). */
+    readonly part = 'word/numbering.xml',
   ) {
     for (const el of children(root, 'w:abstractNum')) {
       const id = el.attrs['w:abstractNumId'];
@@ -171,6 +204,7 @@ export class Numbering {
         const start = override ?? lvl.start;
         if (start !== undefined && lvl.format !== 'bullet') list.start = start;
         result = { list, p: lvl.p, r: lvl.r };
+        if (lvl.unsupported) result.unsupported = lvl.unsupported;
       }
     }
     this.memo.set(key, result);

@@ -47,6 +47,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const ilvl = direct.ilvl ?? props.ilvl;
   const level = numbering.level(numId, ilvl);
   if (level) props = mergeP(props, level.p);
+  if (level?.unsupported) ctx.doc.warnings.add('number_format_unsupported', numbering.part, 'w:numFmt', level.unsupported);
   props = mergeP(props, direct);
 
   const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);
@@ -294,7 +295,6 @@ function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: B
   const props = runProps(ctx, run, state);
   if (props.vanish) return;
   const text = runText(run);
-  if ((props.caps || props.smallCaps) && /\p{Ll}/u.test(text)) ctx.doc.warnings.add('caps_not_drawn', ctx.part, props.caps ? 'w:caps' : 'w:smallCaps');
   const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
   const fields = ctx.fields;
   for (const node of run.children) {

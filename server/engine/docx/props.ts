@@ -23,7 +23,6 @@ export interface RProps {
   underline?: boolean;
   strike?: boolean;
   caps?: boolean;
-  /** Read only to report it (caps_not_drawn): small capitals are shown as typed. */
   smallCaps?: boolean;
   vanish?: boolean;
   color?: string | null;

@@ -36,6 +36,9 @@ export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {
   const highlight = r.highlight ?? r.shading;
   if (highlight) style.highlight = highlight;
   if (r.vertAlign) style.vertAlign = r.vertAlign;
+  // Word: all caps wins over small caps.
+  if (r.caps) style.caps = true;
+  else if (r.smallCaps) style.smallCaps = true;
   if (link) style.link = link;
   return style;
 }

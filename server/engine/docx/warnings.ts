@@ -22,8 +22,8 @@ const MESSAGES: Record<Exclude<WarningCode, 'macros_removed'>, (n: number, detai
   shape_not_drawn: (n) => `${plural(n, 'shape')} not drawn`,
   behind_text_not_drawn: (n) => `${plural(n, 'picture or shape', 'pictures or shapes')} behind the text not drawn`,
   columns_not_drawn: (n, d) => `${plural(n, 'section')} in ${d.join('/')} columns drawn as one column`,
-  caps_not_drawn: (n, _d, element) => `${plural(n, 'run')} of ${element === 'w:smallCaps' ? 'small-capitals' : 'all-capitals'} text shown as typed`,
-  background_not_drawn: () => 'the page colour (background) is not drawn',
+  background_not_drawn: () => 'the page fill effect (picture, texture, pattern or gradient) is not drawn: the page colour is',
+  number_format_unsupported: (n, d) => `${plural(n, 'list item')} numbered in ${d.join('/')} drawn with decimal numbers or the file's fallback format (the format is not supported)`,
   element_not_drawn: (n, _d, element) => `${plural(n, `<${element ?? '?'}> element`)} not drawn (not supported)`,
 };
 

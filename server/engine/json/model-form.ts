@@ -7,6 +7,7 @@ import type {
   Block, BorderLine, CellMargins, HeaderFooterSet, Inline, ListInfo, PageSetup, Paragraph, ParagraphStyle, RunStyle, Section,
   Table, TableCell, TableRow, TabStop, TemplateModel,
 } from '../model/types.js';
+import { LIST_FORMATS } from '../model/types.js';
 import { EngineError } from '../errors.js';
 import { decodeDataUriImage } from '../images/sniff.js';
 import { at, array, boolean, color, fail, integer, number, object, oneOf, onlyKeys, string, type Json, type JsonObject } from './read.js';
@@ -26,12 +27,12 @@ function opt<T>(obj: JsonObject, key: string, path: string, read: (v: Json, p: s
 
 function runStyle(value: Json, path: string): RunStyle {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'vertAlign', 'link']));
+  onlyKeys(obj, path, new Set(['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'vertAlign', 'link', 'caps', 'smallCaps']));
   const out: RunStyle = {};
   const o = out as Record<string, unknown>;
   opt(obj, 'font', path, string, o);
   opt(obj, 'size', path, (v, p) => pt(v, p, 1), o);
-  for (const key of ['bold', 'italic', 'underline', 'strike']) opt(obj, key, path, boolean, o);
+  for (const key of ['bold', 'italic', 'underline', 'strike', 'caps', 'smallCaps']) opt(obj, key, path, boolean, o);
   opt(obj, 'color', path, color, o);
   opt(obj, 'highlight', path, color, o);
   opt(obj, 'vertAlign', path, (v, p) => oneOf(v, p, ['superscript', 'subscript'] as const), o);
@@ -118,7 +119,7 @@ function listInfo(value: Json, path: string): ListInfo {
   const out: ListInfo = {
     id: string(obj.id, at(path, 'id')),
     level: integer(obj.level, at(path, 'level'), 0, 8),
-    format: oneOf(obj.format, at(path, 'format'), ['bullet', 'decimal', 'lowerLetter', 'upperLetter', 'lowerRoman', 'upperRoman', 'none'] as const),
+    format: oneOf(obj.format, at(path, 'format'), LIST_FORMATS),
   };
   if (obj.text !== undefined) out.text = string(obj.text, at(path, 'text'));
   if (obj.start !== undefined) out.start = integer(obj.start, at(path, 'start'), 0, 1_000_000);
@@ -242,7 +243,7 @@ function section(value: Json, path: string): Section {
 }
 
 export function readModelForm(doc: JsonObject): TemplateModel {
-  onlyKeys(doc, '$', new Set(['version', '$schema', 'sections', 'defaults', 'metadata', 'locale']));
+  onlyKeys(doc, '$', new Set(['version', '$schema', 'sections', 'defaults', 'metadata', 'locale', 'background']));
   integer(doc.version, '$.version', 1, 1);
   const sections = array(doc.sections, '$.sections').map((s, i) => section(s, at('$.sections', i)));
   if (sections.length === 0) fail('$.sections', 'a template needs at least one section.');
@@ -260,5 +261,6 @@ export function readModelForm(doc: JsonObject): TemplateModel {
   if (metadata) model.metadata = metadata;
   const locale = readLocale(doc.locale, '$.locale');
   if (locale) model.locale = locale;
+  if (doc.background !== undefined) model.background = color(doc.background, '$.background');
   return model;
 }

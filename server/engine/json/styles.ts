@@ -13,7 +13,7 @@ export interface StyleParts {
   para: ParagraphStyle;
 }
 
-export const RUN_KEYS = ['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'superscript', 'subscript', 'link'] as const;
+export const RUN_KEYS = ['font', 'size', 'bold', 'italic', 'underline', 'strike', 'color', 'highlight', 'superscript', 'subscript', 'caps', 'smallCaps', 'link'] as const;
 export const PARAGRAPH_KEYS = [
   'align', 'indent', 'indentLeft', 'indentRight', 'firstLine', 'spaceBefore', 'spaceAfter', 'lineHeight',
   'keepWithNext', 'pageBreakBefore', 'rtl', 'shading', 'border', 'borders', 'tabs',
@@ -83,6 +83,8 @@ export function readStyle(obj: JsonObject, path: string): StyleParts {
       case 'highlight': run.highlight = color(value, p); break;
       case 'superscript': if (boolean(value, p)) run.vertAlign = 'superscript'; break;
       case 'subscript': if (boolean(value, p)) run.vertAlign = 'subscript'; break;
+      case 'caps': run.caps = boolean(value, p); break;
+      case 'smallCaps': run.smallCaps = boolean(value, p); break;
       case 'link': {
         const link = string(value, p);
         if (!LINK.test(link)) fail(p, 'a link must start with http://, https:// or mailto:.');

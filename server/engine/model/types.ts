@@ -24,6 +24,10 @@ export interface RunStyle {
   color?: string;
   highlight?: string;
   vertAlign?: 'superscript' | 'subscript';
+  /** All capitals (Word's w:caps): the text is kept as written and drawn upper-cased. */
+  caps?: boolean;
+  /** Small capitals (w:smallCaps): lower-case letters drawn as capitals at 80 % of the size. */
+  smallCaps?: boolean;
   /** Hyperlink target (absolute URL or mailto:). */
   link?: string;
 }
@@ -92,12 +96,26 @@ export interface FieldRun {
 
 export type Inline = TextRun | ImageRun | FieldRun;
 
+/**
+ * List number formats: Word's w:numFmt values the renderer writes (engine/pdf/layout/number-formats.ts). The DOCX
+ * importer turns any other value into 'decimal' with a number_format_unsupported warning.
+ */
+export const LIST_FORMATS = [
+  'bullet', 'decimal', 'lowerLetter', 'upperLetter', 'lowerRoman', 'upperRoman', 'none',
+  'decimalZero', 'ordinal', 'cardinalText', 'ordinalText', 'decimalFullWidth', 'decimalEnclosedCircle',
+  'hebrew1', 'hebrew2', 'arabicAlpha', 'arabicAbjad', 'russianLower', 'russianUpper', 'aiueo', 'iroha',
+  'ideographDigital', 'japaneseDigitalTenThousand', 'chineseCounting', 'chineseCountingThousand',
+  'taiwaneseCounting', 'taiwaneseCountingThousand', 'japaneseCounting', 'ideographTraditional', 'ideographZodiac',
+  // docloom's names for Word's custom formats (w:numFmt w:val="custom" w:format="001, 002, 003, ...", "α, β, γ, ...").
+  'decimalZero3', 'decimalZero4', 'decimalZero5', 'greekLower', 'greekUpper',
+] as const;
+
 export interface ListInfo {
   /** Paragraphs with the same id and level continue one numbering. */
   id: string;
   /** 0-based nesting level. */
   level: number;
-  format: 'bullet' | 'decimal' | 'lowerLetter' | 'upperLetter' | 'lowerRoman' | 'upperRoman' | 'none';
+  format: (typeof LIST_FORMATS)[number];
   /** Word's level text, e.g. '%1.' or '%1.%2)'; the bullet character for bullets. */
   text?: string;
   start?: number;
@@ -215,6 +233,8 @@ export interface TemplateModel {
   metadata?: DocMetadata;
   /** BCP 47 locale used by filters (numbers, currency, dates). */
   locale?: string;
+  /** Page colour: every page is filled with it before anything is drawn (Word's w:background). */
+  background?: string;
 }
 
 /** A template variable as listed in a template's `fields` (CONTRACT.md §4). */

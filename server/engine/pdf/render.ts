@@ -14,6 +14,7 @@ import { EngineError } from '../errors.js';
 import { DocumentFonts } from './fonts/embed.js';
 import { ListCounters } from './layout/lists.js';
 import { resetStyleCaches } from './layout/fmt.js';
+import { parseColor, type Rgb } from './layout/color.js';
 import { layoutBlocks, layoutStack } from './layout/blocks.js';
 import type { LayoutContext } from './layout/paragraph.js';
 import type { LaidBlock } from './layout/items.js';
@@ -79,7 +80,7 @@ function decimalSeparatorOf(locale: unknown): string {
   return sep;
 }
 
-function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string, budget: RenderBudget): LaidSection {
+function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutContext['defaults'], lists: ListCounters, decimalSeparator: string, budget: RenderBudget, locale: string | undefined): LaidSection {
   const base = baseGeometry(asObject(section.page));
   const width = base.right - base.left;
   const parts = new Map<Block[], LaidHeaderFooter>();
@@ -94,6 +95,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     decimalSeparator,
     pageMargins,
     budget,
+    locale,
   };
   let headerHeight = 0;
   let footerHeight = 0;
@@ -119,6 +121,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     decimalSeparator,
     pageMargins,
     budget,
+    locale,
   };
   const body = layoutBlocks(section.body, width, ctx);
   return { section, geo, body, parts, ctx };
@@ -193,7 +196,7 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   const fonts = new DocumentFonts();
   const bodyLists = new ListCounters();
   const decimal = decimalSeparatorOf(model.locale);
-  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal, budget));
+  const laid = sections.map((s) => layoutSection(s, fonts, defaults, bodyLists, decimal, budget, typeof model.locale === 'string' ? model.locale : undefined));
 
   // 2. Document and fonts.
   const first = laid[0].geo;
@@ -209,6 +212,8 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   disableArabicPass(doc);
   await fonts.embed(doc);
   const painter = new Painter(doc, fonts);
+  const background = parseColor(model.background);
+  if (background) paintBackgrounds(doc, painter, background);
 
   // 3. Body flow.
   const outline = new Outline(doc);
@@ -245,6 +250,24 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   doc.setProperties(metadataOf(model, opts.metadata));
   budget.now();
   return { bytes: new Uint8Array(doc.output('arraybuffer')), pages };
+}
+
+/**
+ * Fills every page with the page colour before anything else is drawn on it: the first page now, each later one
+ * as it is added (by the body flow or by autotable, so jsPDF's addPage event rather than the flow).
+ */
+function paintBackgrounds(doc: jsPDF, painter: Painter, rgb: Rgb): void {
+  const fill = (): void => {
+    const width = doc.internal.pageSize.getWidth();
+    const height = doc.internal.pageSize.getHeight();
+    doc.saveGraphicsState();
+    doc.setFillColor(rgb[0], rgb[1], rgb[2]);
+    doc.rect(-1, -1, width + 2, height + 2, 'F');
+    doc.restoreGraphicsState();
+    painter.invalidate();
+  };
+  fill();
+  (doc.internal as unknown as { events: { subscribe(topic: string, fn: () => void): unknown } }).events.subscribe('addPage', fill);
 }
 
 /**

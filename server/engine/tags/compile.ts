@@ -65,6 +65,7 @@ export function compileTags(model: TemplateModel, delimiters: Delimiters): { tem
   };
   if (model.metadata) template.metadata = model.metadata;
   if (model.locale) template.locale = model.locale;
+  if (model.background) template.background = model.background;
   return { template, errors };
 }
 

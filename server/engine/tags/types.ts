@@ -103,4 +103,6 @@ export interface CompiledTemplate {
   defaults: TemplateModel['defaults'];
   metadata?: DocMetadata;
   locale?: string;
+  /** The page colour (TemplateModel.background). */
+  background?: string;
 }

@@ -1,5 +1,5 @@
 /** /api/document: create, list, read, delete, download (CONTRACT.md §6). Thin: parse → service → serialise. */
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Services } from '../../services/index.js';
 import type { DocumentFilter } from '../../store/index.js';
 import { STATUSES } from '../../services/documents.js';
@@ -9,6 +9,7 @@ import { bodyFields, type BodyParsers } from '../body.js';
 import { pageObject, pageRequest } from '../pagination.js';
 import { idParam, queryString, sendFile } from '../params.js';
 import { documentListJson, documentSingleJson } from '../serialize.js';
+import type { Profile } from '../../services/profile.js';
 
 const FILTERS = ['template_id', 'status', 'test', 'expired'] as const;
 
@@ -42,8 +43,20 @@ function listFilter(s: Services, req: Request): { filter: DocumentFilter; carrie
   return { filter, carried };
 }
 
+/** DOCLOOM_PROFILE: a middleware that ends the request's current phase under `name` (none when off). */
+function phase(on: boolean, name: string): RequestHandler[] {
+  if (!on) return [];
+  return [
+    (_req, res, next) => {
+      (res.locals.profile as Profile | undefined)?.mark(name);
+      next();
+    },
+  ];
+}
+
 export function documentRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
+  const profiling = s.config.profile;
 
   r.get('/document', (req, res) => {
     const { filter, carried } = listFilter(s, req);
@@ -53,13 +66,20 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, documents: pageObject(data, total, page, `${s.baseUrl()}/api/document`, carried) });
   });
 
-  r.post('/document', requireWrite, ...parsers.fields, async (req, res) => {
+  r.post('/document', requireWrite, ...phase(profiling, 'routing_auth'), ...parsers.fields, ...phase(profiling, 'body'), async (req, res) => {
     const key = req.headers['idempotency-key'];
+    const profile = res.locals.profile as Profile | undefined;
     const { status, document } = await s.documents.create(bodyFields(req), {
       tokenId: caller(res).tokenId,
       idempotencyKey: typeof key === 'string' ? key : undefined,
+      profile,
     });
-    res.status(status).json({ success: true, document: documentSingleJson(document, s.links) });
+    const json = { success: true, document: documentSingleJson(document, s.links) };
+    if (profile) {
+      profile.mark('serialize');
+      res.setHeader('Server-Timing', profile.header());
+    }
+    res.status(status).json(json);
   });
 
   r.get('/document/:id', (req, res) => {

@@ -3,53 +3,12 @@
  * Word's level text ('%1.', '%1.%2)') filled with each level's counter in that level's format.
  */
 import type { ListInfo } from '../../model/types.js';
+import { formatCounter } from './number-formats.js';
+
+export { formatCounter } from './number-formats.js';
 
 const BULLETS = ['\u2022', '\u25e6', '\u25aa'];
 const MAX_LEVEL = 8;
-
-function letters(n: number): string {
-  if (n <= 0) return String(n);
-  let s = '';
-  // Word's letter numbering repeats the letter: a…z, aa…zz, aaa…
-  const letter = String.fromCharCode(97 + ((n - 1) % 26));
-  const times = Math.floor((n - 1) / 26) + 1;
-  for (let i = 0; i < Math.min(times, 50); i++) s += letter;
-  return s;
-}
-
-function roman(n: number): string {
-  if (n <= 0 || n >= 4000) return String(n);
-  const table: Array<[number, string]> = [
-    [1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'],
-    [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i'],
-  ];
-  let s = '';
-  for (const [value, digits] of table) {
-    while (n >= value) {
-      s += digits;
-      n -= value;
-    }
-  }
-  return s;
-}
-
-export function formatCounter(n: number, format: ListInfo['format']): string {
-  switch (format) {
-    case 'lowerLetter':
-      return letters(n);
-    case 'upperLetter':
-      return letters(n).toUpperCase();
-    case 'lowerRoman':
-      return roman(n);
-    case 'upperRoman':
-      return roman(n).toUpperCase();
-    case 'bullet':
-    case 'none':
-      return '';
-    default:
-      return String(n);
-  }
-}
 
 interface ListState {
   counters: Array<number | undefined>;

@@ -19,7 +19,7 @@ import { bidiLevels, hasRtl, mirrored, visualOrder } from '../text/bidi.js';
 import { prepareImage, type PreparedImage } from '../images.js';
 import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
-import { makeFmt, merge, num } from './fmt.js';
+import { makeFmt, merge, num, smallCapsFmt } from './fmt.js';
 import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
@@ -46,6 +46,8 @@ export interface LayoutContext {
    * paragraph's indents): what an autofit table's column needs so that no word is cut letter by letter.
    */
   minWidth?: { value: number };
+  /** The model's locale: all-capitals and small-capitals text is upper-cased by its rules. */
+  locale?: string;
 }
 
 /** Word's default tab stops: every half inch. */
@@ -622,6 +624,21 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
 
 // ───────────────────────────── the paragraph ─────────────────────────────
 
+const LOWER = /\p{Ll}/u;
+const LOWER_RUNS = /(\p{Ll}+)/u;
+
+/** Upper-cases by the locale's rules (Turkish i → İ), the default rules for a locale the runtime does not know. */
+function upperCase(text: string, locale: string | undefined): string {
+  if (locale) {
+    try {
+      return text.toLocaleUpperCase(locale);
+    } catch {
+      // An invalid tag: fall through.
+    }
+  }
+  return text.toUpperCase();
+}
+
 function textOfRuns(p: Paragraph): string {
   let s = '';
   for (const r of p.runs ?? []) if (r && r.type === 'text' && typeof r.text === 'string') s += r.text;
@@ -696,9 +713,22 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       const rs = merge(ctx.defaults.run, run.style);
       const fmt = makeFmt(rs);
       let text = cleanText(run.text);
+      if (rs.caps === true) text = upperCase(text, ctx.locale);
       if (hasArabic(text)) text = shapeArabic(text);
       const family = familyFor(rs.font);
-      for (const fr of splitByFace(text, family, variantOf(rs.bold, rs.italic))) builder.text(fr.text, fr.face, fmt);
+      const variant = variantOf(rs.bold, rs.italic);
+      if (rs.smallCaps === true && rs.caps !== true && LOWER.test(text)) {
+        // Word's synthetic small capitals: stretches of lower-case letters drawn as capitals at 80 % size.
+        const small = smallCapsFmt(fmt);
+        for (const part of text.split(LOWER_RUNS)) {
+          if (part === '') continue;
+          const lower = LOWER.test(part);
+          const shown = lower ? upperCase(part, ctx.locale) : part;
+          for (const fr of splitByFace(shown, family, variant)) builder.text(fr.text, fr.face, lower ? small : fmt);
+        }
+      } else {
+        for (const fr of splitByFace(text, family, variant)) builder.text(fr.text, fr.face, fmt);
+      }
     } else if (run.type === 'field') {
       if (run.field !== 'page' && run.field !== 'pages') continue;
       hasFields = true;
@@ -717,7 +747,15 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
 
   let label: { items: Item[]; end: number } | null = null;
   if (list) {
-    const text = cleanText(ctx.lists.next(list));
+    let text = cleanText(ctx.lists.next(list));
+    // The label takes the paragraph mark's capitals, as Word draws it ("a." in an all-caps heading is "A.").
+    if (markStyle.caps === true) text = upperCase(text, ctx.locale);
+    // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
+    if (hasRtl(text)) {
+      if (hasArabic(text)) text = shapeArabic(text);
+      const levels = bidiLevels(text, geo.rtl ? 1 : 0);
+      text = visualOrder(levels).map((i) => (levels[i] % 2 ? mirrored(text[i]) : text[i])).join('');
+    }
     if (text) {
       const labelStyle = { ...markStyle, underline: false, strike: false, link: undefined, highlight: undefined };
       const fmt = makeFmt(labelStyle);

@@ -1,0 +1,85 @@
+/**
+ * A real `docloom serve` (bin/docloom.js over dist/, as users run it) in a child process: a fresh data dir, a free
+ * port, a token made with `docloom token create`, the environment given on top of the default settings. stop()
+ * ends it and removes the data dir.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ServeProcess {
+  base: string;
+  port: number;
+  auth: { authorization: string };
+  pid: number;
+  errors: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Exits with a message when dist/ has not been built (the benchmarks run what users run). */
+export function requireDist(script: string): void {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'cli.js'))) {
+    console.error(`${script}: dist/ is missing; run \`npm run build:server\` first.`);
+    process.exit(1);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. */
+export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<ServeProcess> {
+  const bin = path.join(root, 'bin', 'docloom.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error', ...extraEnv };
+  // The parent's own settings must not leak into "default settings".
+  for (const key of Object.keys(env)) if (key.startsWith('DOCLOOM_') && !(key in extraEnv) && !['DOCLOOM_DATA_DIR', 'DOCLOOM_PORT', 'DOCLOOM_SEED_SAMPLES', 'DOCLOOM_LOG_LEVEL'].includes(key)) delete env[key];
+  const tokenOut = execFileSync(process.execPath, [bin, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
+  const token = tokenOut.trim().split('\n').pop()!.trim();
+  const auth = { authorization: `Bearer ${token}` };
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${base}/api/info`, { headers: auth });
+      if (res.ok) return { base, port, auth, pid: child.pid!, errors: () => errors, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error(`the service did not start: ${errors}`);
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in milliseconds (Linux /proc). */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name; in clock ticks.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
