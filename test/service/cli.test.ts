@@ -9,25 +9,17 @@ import { startTestServer } from '../helpers/server.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir } from './support.js';
 import { docxWithWarnings } from '../docx/build-docx.js';
+import { runProcess, type Finished } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'server', 'cli.ts');
 
 /** Runs the CLI without blocking this process's event loop (the service under test lives in it). */
-function cli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+function cli(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runProcess(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', ...env },
+    timeout: 60_000,
   });
 }
 

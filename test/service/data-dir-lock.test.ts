@@ -12,30 +12,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonTemplate, tempDir } from './support.js';
+import { runProcess, type Finished } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'docloom.js');
-
-interface Done {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function env(dataDir: string): NodeJS.ProcessEnv {
   return { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: '0', DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'info' };
 }
 
-function docloom(args: string[], dataDir: string): Promise<Done> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: env(dataDir), stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function docloom(args: string[], dataDir: string): Promise<Finished> {
+  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: env(dataDir), timeout: 60_000 });
 }
 
 interface Service {
@@ -77,7 +64,7 @@ function serve(dataDir: string): Service {
   };
 }
 
-async function must(p: Promise<Done>): Promise<string> {
+async function must(p: Promise<Finished>): Promise<string> {
   const r = await p;
   assert.equal(r.status, 0, `exit ${r.status}: ${r.stderr}`);
   return r.stdout;
