@@ -115,3 +115,13 @@ test('autofit: a column too narrow for its longest word is widened (no word cut 
   const fixed = await render(tbl('<w:tblLayout w:type="fixed"/>', [10, 10, 10], [{ text: 'Extraordinarily' }, { text: 'x' }, { text: 'y' }]));
   assert.ok(!fixed.some((w) => w.text === 'Extraordinarily'));
 });
+
+test('autofit: a right-aligned or centred table widens into the whole box, not only what is right of it', async () => {
+  for (const jc of ['right', 'center']) {
+    const all = await render(tbl(`<w:jc w:val="${jc}"/>`, [10, 10, 10], [{ text: 'Extraordinarily' }, { text: 'long' }, { text: 'Incomprehensibilities' }]));
+    const first = word(all, 'Extraordinarily');
+    const third = word(all, 'Incomprehensibilities');
+    assert.ok(first.xMax < third.xMin, `${jc}: the words side by side, whole`);
+    if (jc === 'right') near(third.xMax, RIGHT - 5.4, 'right: the last column ends at the right margin', 3);
+  }
+});

@@ -159,7 +159,8 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   };
   const tableBorder = style.borders === null ? undefined : validBorder(style.borders ?? DEFAULT_BORDER);
   // Tab stops in cells end at the cell's edge (pageMargins are the page's, not the cell's).
-  const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
+  // minWidth is the enclosing table's record: a nested table's cells must not write into it.
+  const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, minWidth: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
   // Rows spanned by one cell must share a page: spans taller than half a page (header rows may take up to
   // 40% of it) become ordinary cells, so that autotable never has to cut a span.
   const maxSpanHeight = ctx.maxImage.height * 0.5;
@@ -210,7 +211,10 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
     };
   });
   let rows = layoutRows(autofit);
-  if (autofit && listState && widen(columns, minCol, width - Math.max(0, x))) {
+  // The room to grow into: the whole box for a centred or right-aligned table (placed again below), else what its
+  // indent leaves.
+  const room = style.align === 'center' || style.align === 'right' ? width : width - Math.max(0, x);
+  if (autofit && listState && widen(columns, minCol, room)) {
     ctx.lists.restore(listState);
     rows = layoutRows(false);
     tableWidth = columns.reduce((a, b) => a + b, 0);
