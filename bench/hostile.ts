@@ -13,6 +13,7 @@ import os from 'node:os';
 import { bigData, bigDocx, bigPngDataUri } from './lib/hostile-files.js';
 import { requireDist, startServe, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
+import { jsonTemplate } from '../test/service/support.js';
 
 const RSS_TARGET_MB = 1024;
 const P99_TARGET_MS = 250;
@@ -45,16 +46,6 @@ async function upload(name: string, bytes: Uint8Array): Promise<{ status: number
   form.append('file', new Blob([bytes]), name);
   const res = await fetch(`${svc.base}/api/template`, { method: 'POST', body: form, headers: svc.auth });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-function jsonTemplate(lines: string[]): Uint8Array {
-  return Buffer.from(
-    JSON.stringify({
-      version: 1,
-      defaults: { run: { font: 'Helvetica', size: 11 }, paragraph: {} },
-      sections: [{ page: { width: 595, height: 842, margins: { top: 56, right: 56, bottom: 56, left: 56 } }, body: lines.map((text) => ({ type: 'paragraph', runs: [{ type: 'text', text }] })) }],
-    }),
-  );
 }
 
 async function createDocument(uuid: string, data: string): Promise<string> {

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { seededRandom } from '../test/helpers/random.js';
 import { BUILT, cliToken, startServe, type ServeChild } from './lib/serve-child.js';
+import { jsonTemplate } from '../test/service/support.js';
 
 interface Options {
   iterations: number;
@@ -41,21 +42,6 @@ function parseOptions(argv: string[]): Options {
 }
 
 type Body = Record<string, unknown> & { document?: Record<string, unknown>; template?: Record<string, unknown> };
-
-function jsonTemplate(lines: string[]): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      version: 1,
-      defaults: { run: { font: 'Helvetica', size: 11 }, paragraph: {} },
-      sections: [
-        {
-          page: { width: 595, height: 842, margins: { top: 56, right: 56, bottom: 56, left: 56 } },
-          body: lines.map((text) => ({ type: 'paragraph', runs: [{ type: 'text', text }] })),
-        },
-      ],
-    }),
-  );
-}
 
 /** What the clients were told (acknowledged), across iterations. */
 interface AckedDoc {
