@@ -19,6 +19,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Layout } from './layout.js';
+import { tempName } from './json-file.js';
 
 interface Holder {
   pid: number;
@@ -28,7 +29,8 @@ interface Holder {
   since?: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -73,6 +75,9 @@ function staleReason(holder: Holder | null): string | null {
   if (stat === null) return null; // no /proc (or gone this instant): pid liveness is all we can know
   if (stat.state === 'Z' || stat.state === 'X') return 'not running'; // exited, not yet reaped by its parent
   if (holder.start) return holder.start === stat.start ? null : 'its pid now belongs to another process';
+  // A lock written without a start time naming this very process: a restart that got the same pid (pid 1 in a
+  // container), not another holder.
+  if (holder.pid === process.pid) return 'its pid is now this process';
   // A lock written without a start time: a docloom process has docloom in its command line.
   const cmd = commandLine(holder.pid);
   return cmd === null || /docloom/i.test(cmd) ? null : 'its pid now belongs to another process';
@@ -99,8 +104,9 @@ function parse(raw: string | null): Holder | null {
 
 /** Creates `file` holding `content` only if it does not exist; false when it does. */
 function createExclusive(file: string, content: string): boolean {
-  // Named like the atomic writes' temp files (json-file.ts); it exists for microseconds.
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  // Named like the atomic writes' temp files, beside the lock (a hard link needs the same folder); it exists for
+  // microseconds.
+  const tmp = tempName(file, path.dirname(file));
   fs.writeFileSync(tmp, content);
   try {
     fs.linkSync(tmp, file);

@@ -19,6 +19,7 @@ import type { Layout } from './layout.js';
 import type { DocumentRepository } from './documents.js';
 import type { TemplateRepository } from './templates.js';
 import { tempWriterPid } from './json-file.js';
+import { alive } from './lock.js';
 
 function listDir(dir: string): fs.Dirent[] {
   try {
@@ -29,14 +30,9 @@ function listDir(dir: string): fs.Dirent[] {
   }
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return false; // this process has written nothing yet: a namesake from an earlier run
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** A temp file's writer still runs; this process has written nothing yet, so its pid in a name is a namesake. */
+function writerAlive(pid: number): boolean {
+  return pid !== process.pid && alive(pid);
 }
 
 export class Reconciler {
@@ -63,7 +59,7 @@ export class Reconciler {
   #temp(dir: string, name: string): boolean {
     if (!name.endsWith('.tmp')) return false;
     const pid = tempWriterPid(name);
-    if (pid !== null && alive(pid)) {
+    if (pid !== null && writerAlive(pid)) {
       this.#log(`store: reconcile: kept ${this.#rel(path.join(dir, name))} (its writer, pid ${pid}, is running)`);
       return true;
     }

@@ -77,8 +77,9 @@ export class TemplateRepository {
           return record;
         });
       } catch (err) {
-        // Not stored (a full disk…): no folder is left behind.
-        fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
+        // Not stored (a full disk…): no folder is left behind — unless the record did land (only the folder's
+        // fsync after the rename failed), which must keep its file.
+        if (!this.getByUuid(input.uuid)) fs.rmSync(this.#layout.templateDir(input.uuid), { recursive: true, force: true });
         throw err;
       }
     });
@@ -109,7 +110,10 @@ export class TemplateRepository {
       });
     } catch (err) {
       // Not stored (a full disk…): the new version's file goes; the template stays as it was.
-      if (file && version !== current.version) fs.rmSync(this.#layout.templateFile(uuid, version, kind), { force: true });
+      // (Unless the record did land, as above.)
+      if (file && version !== current.version && this.getByUuid(uuid)?.version !== version) {
+        fs.rmSync(this.#layout.templateFile(uuid, version, kind), { force: true });
+      }
       throw err;
     }
     if (updated && file) this.#removeOldVersions(uuid, updated.version, updated.kind);
@@ -139,18 +143,11 @@ export class TemplateRepository {
   }
 
   #writeFile(uuid: string, version: number, kind: TemplateKind, bytes: Uint8Array): void {
-    for (let attempt = 0; ; attempt++) {
-      const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
-      // A new template folder must itself be durable before the record that names it is written.
-      if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
-      try {
-        writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
-        return;
-      } catch (err) {
-        // The folder went meanwhile (a starting service's reconcile, while the CLI imports): make it again.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 1) throw err;
-      }
-    }
+    const made = fs.mkdirSync(this.#layout.templateDir(uuid), { recursive: true });
+    // A new template folder must itself be durable before the record that names it is written.
+    if (made !== undefined) fsyncDirSync(this.#layout.templateFilesDir);
+    // The start-up reconcile removes folders without a record under the same write.lock, so this one stays.
+    writeFileAtomicSync(this.#layout.templateFile(uuid, version, kind), bytes, { tmpDir: this.#layout.tmp });
   }
 
   #removeOldVersions(uuid: string, keep: number, kind: TemplateKind): void {
