@@ -15,8 +15,9 @@ export interface ImportJob {
   docxLimits: { maxUncompressedBytes: number; maxEntryRatio: number };
 }
 
-/** Problems handed back at most (the 422 lists 100 and counts the rest); `total` says how many there were. */
-export const MAX_RETURNED_ERRORS = 101;
+/** A template's 422 lists at most this many problems, then says how many more there are (docs/api.md); the import
+ * hands back no more than that, with `total` saying how many there were. */
+export const MAX_LISTED_TEMPLATE_ERRORS = 100;
 
 export type ImportOutcome =
   | {
@@ -68,7 +69,7 @@ export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
     }
   }
   const result = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters, docxLimits: job.docxLimits });
-  if (!result.ok) return { ok: false, errors: result.errors.slice(0, MAX_RETURNED_ERRORS), total: result.errors.length };
+  if (!result.ok) return { ok: false, errors: result.errors.slice(0, MAX_LISTED_TEMPLATE_ERRORS), total: result.errors.length };
   return {
     ok: true,
     fields: result.fields,

@@ -12,6 +12,7 @@ import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import { createImporter, type Importer } from './import-jobs.js';
+import { MAX_LISTED_TEMPLATE_ERRORS } from './import-core.js';
 import {
   DEFAULT_EXPIRATION,
   optionalDelimiters,
@@ -79,9 +80,6 @@ function fileRefusal(errors: TemplateError[]): ServiceError | null {
   if (e.code === 'too_large') return new ServiceError('too_large', e.message);
   return null;
 }
-
-/** A template's 422 lists at most this many problems, then says how many more there are (docs/api.md). */
-export const MAX_LISTED_TEMPLATE_ERRORS = 100;
 
 /**
  * The 422 of a template with problems: the first MAX_LISTED_TEMPLATE_ERRORS of them, then one entry

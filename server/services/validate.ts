@@ -76,9 +76,6 @@ export function optionalDelimiters(v: Violations, value: unknown): [string, stri
 /** The default of limits.dataDepth (config.ts): levels of objects and arrays in `data`, itself included. */
 export const DEFAULT_DATA_DEPTH = 64;
 
-const OPEN_BRACKET = new Set([0x5b, 0x7b]); // [ {
-const CLOSE_BRACKET = new Set([0x5d, 0x7d]); // ] }
-
 /**
  * True when JSON text nests objects and arrays deeper than `max` (brackets inside strings do not count). A plain
  * loop over the characters (or UTF-8 bytes: no multi-byte sequence contains an ASCII byte), run before the text
@@ -96,9 +93,9 @@ export function jsonTextNestsDeeper(text: string | Uint8Array, max: number): boo
       else if (c === 0x22 /* " */) inString = false;
     } else if (c === 0x22) {
       inString = true;
-    } else if (OPEN_BRACKET.has(c)) {
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > max) return true;
-    } else if (CLOSE_BRACKET.has(c)) {
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       depth--;
     }
   }

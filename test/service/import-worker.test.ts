@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bigDocx } from '../../bench/lib/hostile-files.js';
 import { createImporter } from '../../server/services/import-jobs.js';
+import { MAX_LISTED_TEMPLATE_ERRORS } from '../../server/services/import-core.js';
 import { startTestServer } from '../helpers/server.js';
 import { jsonTemplate, uploadTemplate } from './support.js';
 
@@ -21,7 +22,7 @@ test('the import worker compiles, refuses, and answers too_large / too_slow past
     const flood = await small.run({ kind: 'json', bytes: jsonTemplate(Array.from({ length: 5000 }, () => 'x {{')), delimiters: ['{{', '}}'], docxLimits: LIMITS });
     assert.ok(!flood.ok && 'total' in flood);
     assert.equal(flood.total, 5000);
-    assert.equal(flood.errors.length, 101);
+    assert.equal(flood.errors.length, MAX_LISTED_TEMPLATE_ERRORS, 'the errors the 422 lists, no more');
     const oom = await small.run({ kind: 'docx', bytes: big, delimiters: ['{{', '}}'], docxLimits: LIMITS });
     assert.ok(!oom.ok && 'failed' in oom && oom.failed === 'too_large', JSON.stringify(oom).slice(0, 200));
     // A fresh worker takes the next import.
