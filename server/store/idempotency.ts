@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { IdempotencyEntry } from './records.js';
 import { writeFileAtomicSync } from './json-file.js';
 import { isNoSpace } from '../errors/storage.js';
+import { GroupCommit } from './group-commit.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -16,10 +17,9 @@ export class IdempotencyLog {
   readonly #file: string;
   readonly #entries = new Map<string, IdempotencyEntry>();
   #handle: Promise<fs.promises.FileHandle> | null = null;
-  /** Entries waiting for the next append, and the promise that append will settle. */
+  /** Entries waiting for the next append (one group commit). */
   #pending: IdempotencyEntry[] = [];
-  #next: Promise<void> | null = null;
-  #running: Promise<void> | null = null;
+  readonly #commit = new GroupCommit(() => this.#appendPending());
   /** The last append failed and may have left part of a line: the next one starts on a line of its own. */
   #torn = false;
 
@@ -72,28 +72,22 @@ export class IdempotencyLog {
    */
   put(entry: IdempotencyEntry): Promise<void> {
     this.#pending.push(entry);
-    if (this.#next) return this.#next;
-    const previous = this.#running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      this.#next = null;
-      const batch = this.#pending;
-      this.#pending = [];
-      const text = batch.map((e) => JSON.stringify(e) + '\n').join('');
-      const current = this.#append(this.#torn ? '\n' + text : text);
-      this.#running = current;
-      try {
-        await current;
-        this.#torn = false;
-        for (const e of batch) this.#entries.set(e.key, e);
-      } catch (err) {
-        this.#torn = true;
-        throw err;
-      } finally {
-        if (this.#running === current) this.#running = null;
-      }
-    });
-    this.#next = next;
-    return next;
+    return this.#commit.run();
+  }
+
+  /** One group commit: the entries put since the last one, appended and synced together. */
+  async #appendPending(): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    const text = batch.map((e) => JSON.stringify(e) + '\n').join('');
+    try {
+      await this.#append(this.#torn ? '\n' + text : text);
+    } catch (err) {
+      this.#torn = true;
+      throw err;
+    }
+    this.#torn = false;
+    for (const e of batch) this.#entries.set(e.key, e);
   }
 
   async #append(text: string): Promise<void> {
@@ -105,7 +99,7 @@ export class IdempotencyLog {
 
   /** Waits for appends in progress and closes the file. */
   async close(): Promise<void> {
-    while (this.#next || this.#running) await (this.#next ?? this.#running)?.catch(() => undefined);
+    await this.#commit.drain();
     const handle = this.#handle;
     this.#handle = null;
     if (handle) await (await handle).close();

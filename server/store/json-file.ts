@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Adapter, SyncAdapter } from 'lowdb';
+import { GroupCommit } from './group-commit.js';
 
 /** Folders cannot be opened for fsync on Windows; there a rename is as durable as NTFS makes it. */
 const CAN_SYNC_DIRS = process.platform !== 'win32';
@@ -53,40 +54,20 @@ async function fsyncDirOnce(dir: string): Promise<void> {
   }
 }
 
-interface DirSyncState {
-  running: Promise<void> | null;
-  next: Promise<void> | null;
-}
-
-/** One entry per folder ever synced (the data dir's few folders and its file buckets). */
-const dirSyncs = new Map<string, DirSyncState>();
+/** One group commit per folder ever synced (the data dir's few folders and its file buckets). */
+const dirSyncs = new Map<string, GroupCommit>();
 
 /**
  * fsyncs a folder so the renames and removals in it are durable. Coalesced per folder: a call made while a sync of
  * the folder is running waits for one more sync, shared by every call made meanwhile.
  */
 export function syncDir(dir: string): Promise<void> {
-  let s = dirSyncs.get(dir);
-  if (!s) {
-    s = { running: null, next: null };
-    dirSyncs.set(dir, s);
+  let sync = dirSyncs.get(dir);
+  if (!sync) {
+    sync = new GroupCommit(() => fsyncDirOnce(dir));
+    dirSyncs.set(dir, sync);
   }
-  const state = s;
-  const start = (): Promise<void> => {
-    const p: Promise<void> = fsyncDirOnce(dir).finally(() => {
-      if (state.running === p) state.running = null;
-    });
-    state.running = p;
-    return p;
-  };
-  if (state.next) return state.next;
-  if (!state.running) return start();
-  const next = state.running.catch(() => undefined).then(() => {
-    state.next = null;
-    return start();
-  });
-  state.next = next;
-  return next;
+  return sync.run();
 }
 
 export interface AtomicWriteOptions {
@@ -196,8 +177,8 @@ export class JsonFileSync<T> implements SyncAdapter<T> {
 /** Large, hot files (document shards): asynchronous, compact, coalescing. */
 export class CoalescingJsonFile<T> implements Adapter<T> {
   #latest: T | null = null;
-  #writing: Promise<void> | null = null;
-  #queued: Promise<void> | null = null;
+  // Each write serialises the newest data at the moment it starts.
+  readonly #commit = new GroupCommit(() => writeFileAtomic(this.file, JSON.stringify(this.#latest), { tmpDir: this.tmpDir }));
 
   constructor(
     readonly file: string,
@@ -210,28 +191,11 @@ export class CoalescingJsonFile<T> implements Adapter<T> {
 
   write(data: T): Promise<void> {
     this.#latest = data;
-    if (this.#queued) return this.#queued;
-    const previous = this.#writing ?? Promise.resolve();
-    // Runs after the write in progress (if any); takes the newest data at that moment.
-    const next = previous.catch(() => undefined).then(async () => {
-      this.#queued = null;
-      const text = JSON.stringify(this.#latest);
-      const current = writeFileAtomic(this.file, text, { tmpDir: this.tmpDir });
-      this.#writing = current;
-      try {
-        await current;
-      } finally {
-        if (this.#writing === current) this.#writing = null;
-      }
-    });
-    this.#queued = next;
-    return next;
+    return this.#commit.run();
   }
 
   /** Resolves once every write asked for so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.#queued || this.#writing) {
-      await (this.#queued ?? this.#writing)?.catch(() => undefined);
-    }
+  flush(): Promise<void> {
+    return this.#commit.drain();
   }
 }
