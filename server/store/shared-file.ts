@@ -50,11 +50,12 @@ export class SharedJsonFile<T> {
     this.#load(sig);
   }
 
-  #load(sig: string | null): void {
+  /** `index`: rebuild the indexes now (update() does it once, after its change). */
+  #load(sig: string | null, index = true): void {
     this.#db.data = this.#empty();
     this.#db.read();
     this.#seen = sig;
-    this.onLoad(this.#db.data);
+    if (index) this.onLoad(this.#db.data);
   }
 
   /**
@@ -63,13 +64,15 @@ export class SharedJsonFile<T> {
    */
   update<R>(change: (data: T) => R): R {
     return this.lock.run(() => {
-      this.#load(signature(this.#file));
+      this.#load(signature(this.#file), false);
       let result: R;
       try {
         result = change(this.#db.data);
         this.#db.write();
       } catch (err) {
-        this.#seen = null; // the copy in memory may hold a half-made change: read the file again next time
+        // The copy in memory may hold a half-made change (and its indexes are not rebuilt): read the file again
+        // next time.
+        this.#seen = null;
         throw err;
       }
       this.#seen = signature(this.#file);
