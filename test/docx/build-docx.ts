@@ -136,6 +136,6 @@ export function docxWithWarnings(): Uint8Array {
   return buildDocx({
     body: `<w:p>${pic}<w:r><w:t>Hello {{name}}</w:t></w:r></w:p><w:p>${chart}</w:p>`,
     media: { 'logo.emf': emfBytes() },
-    rels: { rIdChart: [`${REL}/chart`, 'charts/chart1.xml'] },
+    rels: { rIdChart: ['chart', 'charts/chart1.xml'] },
   });
 }

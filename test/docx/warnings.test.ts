@@ -12,7 +12,6 @@ import { CATALOGUE } from '../../server/errors/catalogue.js';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { buildDocx, emfBytes, p } from './build-docx.js';
 
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 
 const picture = (rel: string): string =>
@@ -33,7 +32,7 @@ test('EMF pictures, charts, notes, equations and unknown elements are reported, 
     '<w:p><m:oMath xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:r><m:t>x=1</m:t></m:r></m:oMath></w:p>' +
     '<w:p><w:r><w:t>ink</w:t><w:contentPart r:id="rIdInk"/></w:r><w:bookmarkStart w:id="0" w:name="b"/><w:bookmarkEnd w:id="0"/></w:p>' +
     '<w:altChunk r:id="rIdChunk"/>';
-  const warnings = compile(buildDocx({ body, media: { 'logo.emf': emfBytes() }, rels: { rIdChart: [`${REL}/chart`, 'charts/chart1.xml'] } }));
+  const warnings = compile(buildDocx({ body, media: { 'logo.emf': emfBytes() }, rels: { rIdChart: ['chart', 'charts/chart1.xml'] } }));
   const part = 'word/document.xml';
   assert.deepEqual(
     warnings.map((w) => [w.code, w.location, w.count]),
@@ -55,7 +54,7 @@ test('a plain document has no warnings; a picture behind the text and a linked p
   assert.deepEqual(compile(buildDocx({ body: p('plain') })), []);
   const behind =
     '<w:p><w:r><w:drawing><wp:anchor behindDoc="1"><wp:extent cx="914400" cy="914400"/><wp:docPr id="2" name="Watermark"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="rIdLinked"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r></w:p>';
-  const warnings = compile(buildDocx({ body: behind + `<w:p>${picture('rIdLinked')}</w:p>`, rels: { rIdLinked: [`${REL}/image`, 'https://example.com/x.png', true] } }));
+  const warnings = compile(buildDocx({ body: behind + `<w:p>${picture('rIdLinked')}</w:p>`, rels: { rIdLinked: ['image', 'https://example.com/x.png', true] } }));
   assert.deepEqual(warnings.map((w) => w.code), ['behind_text_not_drawn', 'picture_missing']);
 });
 
@@ -75,7 +74,7 @@ test('a damaged picture part: the rest renders, with a warning naming the part',
 test('a damaged notes part: the rest renders, with a warning naming the part', async () => {
   const bytes = buildDocx({
     body: '<w:p><w:r><w:t>text with a note</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>',
-    rels: { rIdNotes: [`${REL}/footnotes`, 'footnotes.xml'] },
+    rels: { rIdNotes: ['footnotes', 'footnotes.xml'] },
     extra: { 'word/footnotes.xml': '<w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:footnote w:id="2"><w:p>' },
   });
   const result = compileTemplate({ kind: 'docx', bytes });
