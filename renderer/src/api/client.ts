@@ -172,7 +172,7 @@ export async function deleteDocument(id: number): Promise<string> {
 export function previewPdf(req: Omit<GenerateRequest, 'output_filename'>, signal?: AbortSignal): Promise<Blob> {
   return request<Blob>('/api/preview', {
     method: 'POST',
-    body: { template_id: req.template_id, data: req.data, test: req.test ? 1 : 0 },
+    body: { template_id: req.template_id, data: req.data, test: req.test },
     as: 'blob',
     signal,
   });

@@ -19,6 +19,8 @@ const STORE = 'drafts';
 export const DRAFT_INTERVAL_MS = 300;
 
 let opening: Promise<IDBDatabase> | null = null;
+/** The open database, once there is one: a write can then start synchronously (in a `pagehide` handler). */
+let openDbHandle: IDBDatabase | null = null;
 
 function openDb(): Promise<IDBDatabase> {
   opening ??= new Promise<IDBDatabase>((resolve, reject) => {
@@ -28,7 +30,10 @@ function openDb(): Promise<IDBDatabase> {
     }
     const request = indexedDB.open(DB_NAME, 1);
     request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
+    request.onsuccess = () => {
+      openDbHandle = request.result;
+      resolve(request.result);
+    };
     request.onerror = () => reject(request.error ?? new Error('IndexedDB could not be opened.'));
     request.onblocked = () => reject(new Error('IndexedDB is blocked by another window.'));
   }).catch((err: unknown) => {
@@ -59,12 +64,31 @@ export async function loadDraft(templateUuid: string): Promise<Draft | null> {
   return value && typeof value.json === 'string' ? { json: value.json, test: Boolean(value.test), savedAt: Number(value.savedAt) || 0 } : null;
 }
 
-export async function saveDraft(templateUuid: string, draft: Draft): Promise<void> {
-  const db = await openDb();
-  // 'strict' durability: the write reaches the disk before `complete`, so a browser killed just after keeps it.
-  const tx = db.transaction(STORE, 'readwrite', { durability: 'strict' });
-  tx.objectStore(STORE).put(draft, templateUuid);
-  await done(tx);
+/**
+ * Writes a draft. With the database already open the transaction starts before this returns — no await first —
+ * so a write begun while the page is being hidden or unloaded is issued before the page goes. Transactions on
+ * one store run in the order they were created, so writes need no queue of their own.
+ */
+export function saveDraft(templateUuid: string, draft: Draft): Promise<void> {
+  const put = (db: IDBDatabase): Promise<void> => {
+    // 'strict' durability: the write reaches the disk before `complete`, so a browser killed just after keeps it.
+    const tx = db.transaction(STORE, 'readwrite', { durability: 'strict' });
+    tx.objectStore(STORE).put(draft, templateUuid);
+    const finished = done(tx);
+    // Commit now rather than at the end of this task: a page being unloaded may have no later task.
+    tx.commit();
+    return finished;
+  };
+  if (openDbHandle) {
+    try {
+      return put(openDbHandle);
+    } catch (err) {
+      openDbHandle = null; // closed under us (storage cleared): open it again
+      opening = null;
+      if (!(err instanceof DOMException)) throw err;
+    }
+  }
+  return openDb().then(put);
 }
 
 export async function deleteDraft(templateUuid: string): Promise<void> {
@@ -83,18 +107,15 @@ export function createDraftWriter(handlers: { onError(err: unknown): void; onSav
   let pending: { uuid: string; build: () => Draft } | null = null;
   let timer = 0;
   let lastWrite = 0;
-  let chain: Promise<void> = Promise.resolve();
 
   function write(): Promise<void> {
     window.clearTimeout(timer);
     timer = 0;
     const job = pending;
     pending = null;
-    if (!job) return chain;
+    if (!job) return Promise.resolve();
     lastWrite = Date.now();
-    const draft = job.build(); // taken now: the data may change before the write runs
-    chain = chain.then(() => saveDraft(job.uuid, draft)).then(handlers.onSaved, handlers.onError);
-    return chain;
+    return saveDraft(job.uuid, job.build()).then(handlers.onSaved, handlers.onError);
   }
 
   return {

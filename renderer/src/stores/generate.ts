@@ -141,13 +141,6 @@ export const useGenerateStore = defineStore('generate', () => {
     );
   }
 
-  /** Sets one item of a list of plain values (`{{.}}` lists). */
-  function setItem(list: unknown[], index: number, value: unknown, group: string | null = null): void {
-    const before = list[index];
-    if (Object.is(before, value)) return;
-    apply({ redo: () => (list[index] = value), undo: () => (list[index] = before) }, group);
-  }
-
   /** `list.splice(index, removeCount, ...rows)` as one undoable change that keeps each row's key. */
   function spliceRows(list: unknown[], index: number, removeCount: number, rows: unknown[]): number {
     const added = newKeys(rows.length);
@@ -341,7 +334,6 @@ export const useGenerateStore = defineStore('generate', () => {
     choose,
     clear,
     setField,
-    setItem,
     addRow,
     removeRow,
     moveRow,
