@@ -235,6 +235,19 @@ describe('GUI: the Generate page data editor, typed into like a person', () => {
     await tab('Form').click();
   });
 
+  it('takes pasted JSON in the “Data as JSON” box, and Ctrl+Z takes it back', async () => {
+    const before = await jsonData();
+    await tab('JSON').click();
+    const json = page.getByRole('textbox', { name: 'Data as JSON' });
+    await json.click();
+    await page.keyboard.press('Control+A');
+    await paste(JSON.stringify({ ...before, number: 'P-1' }, null, 2));
+    await tab('Form').click();
+    assert.equal(await field('number').inputValue(), 'P-1');
+    await page.keyboard.press('Control+Z');
+    assert.deepEqual(await jsonData(), before);
+  });
+
   it('makes one document for a double click on Generate, sent with an Idempotency-Key', async () => {
     const count = await documentCount();
     const posts: Request[] = [];
@@ -284,6 +297,22 @@ describe('GUI: the Generate page data editor, typed into like a person', () => {
     assert.equal(await field('number').inputValue(), expected);
     assert.equal(await page.getByRole('switch', { name: 'Test document' }).isChecked(), true);
     await page.getByRole('switch', { name: 'Test document' }).uncheck();
+  });
+
+  it('keeps line breaks typed in a plain list item (the letter’s paragraphs)', async () => {
+    await page.getByRole('combobox', { name: 'Template' }).selectOption({ label: 'Business letter' });
+    await page.getByRole('heading', { name: 'Data for “Business letter”' }).waitFor();
+    const item = field('paragraphs row 1');
+    const text = await item.inputValue();
+    await item.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('P.S.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Again');
+    assert.equal(((await jsonData()).paragraphs as string[])[0], `${text}\nP.S.\nAgain`);
+    await page.getByRole('combobox', { name: 'Template' }).selectOption({ label: 'Invoice' });
+    await page.getByRole('heading', { name: 'Data for “Invoice”' }).waitFor();
   });
 
   it('keeps an edit when Chromium is killed 1 s after the last key (a new browser on the same profile)', async (t: TestContext) => {
