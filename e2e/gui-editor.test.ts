@@ -163,6 +163,7 @@ describe('GUI: the Generate page data editor, typed into like a person', () => {
     assert.equal(await number.inputValue(), 'a\nb');
     assert.equal((await jsonData()).number, 'a\nb');
     assert.ok(Number(await number.getAttribute('rows')) >= 2, 'the box grew to show both lines');
+    await gui.screenshot('editor-multiline');
     // Shift+Enter in a one-line field adds a line break too; Enter alone does not.
     const vat = field('seller.vat_id');
     await vat.click();
@@ -400,6 +401,7 @@ describe('GUI: the Generate page data editor, typed into like a person', () => {
         }
         return problems;
       });
+      await small.screenshot('editor-800x600');
       assert.deepEqual(clipped, []);
       // The page itself does not scroll sideways.
       assert.equal(await p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true);
