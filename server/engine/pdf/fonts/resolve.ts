@@ -29,19 +29,6 @@ function isCjk(cp: number): boolean {
     (cp >= 0x1100 && cp <= 0x11ff);
 }
 
-/** True for characters around which a line may break although there is no space (CJK ideographs, kana…). */
-export function breaksAnywhere(cp: number): boolean {
-  // Full-width Latin letters and digits behave like Latin: no break inside a word.
-  if ((cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a)) return false;
-  return isCjk(cp);
-}
-
-/** CJK punctuation that must not start a line (kinsoku): no break opportunity before it. */
-export function noBreakBefore(cp: number): boolean {
-  return cp === 0x3001 || cp === 0x3002 || cp === 0x300d || cp === 0x300f || cp === 0x3011 || cp === 0xff09 ||
-    cp === 0xff0c || cp === 0xff0e || cp === 0xff1a || cp === 0xff1b || cp === 0xff01 || cp === 0xff1f || cp === 0x30fc;
-}
-
 /** Script fonts have no italic: italic falls back to the upright face, bold italic to bold. */
 function uprightOf(variant: Variant): Variant {
   return variant === 'bold' || variant === 'bolditalic' ? 'bold' : 'normal';
