@@ -8,7 +8,7 @@ import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, Te
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
-import { mergeP, mergeR, readPPr, readRPr, type PProps, type RProps } from './props.js';
+import { mergeP, mergeR, physicalSides, readPPr, readRPr, type PProps, type RProps } from './props.js';
 import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement } from './xml.js';
@@ -49,6 +49,8 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   if (level) props = mergeP(props, level.p);
   if (level?.unsupported) ctx.doc.warnings.add('number_format_unsupported', numbering.part, 'w:numFmt', level.unsupported);
   props = mergeP(props, direct);
+  // Direction may come from docDefaults or a style as well as the paragraph: sides are made physical once merged.
+  props = physicalSides(props);
 
   const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);
   const markR = mergeR(baseR, readRPr(child(pPr, 'w:rPr'), theme));
