@@ -1,7 +1,7 @@
 /**
- * Which face draws each character: the family's standard PDF font for WinAnsi text (nothing embedded), a
- * script font for Hebrew, Arabic and CJK, else the family's TTF, else DejaVu Sans, else Droid Sans Fallback;
- * a character none of them covers becomes the missing-glyph box.
+ * Which face draws each character: the family's standard PDF font for WinAnsi text (nothing embedded), DejaVu
+ * Sans then a Noto script font for Hebrew and Arabic, Droid Sans Fallback for CJK, else the family's TTF, else
+ * DejaVu Sans, else Droid Sans Fallback; a character none of them covers becomes the missing-glyph box.
  */
 import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
 import { familyTtfFace, standardFace, type Face } from './faces.js';
@@ -64,11 +64,16 @@ class FaceChain {
   faceFor(cp: number): Face | null {
     const std = this.std;
     if (std && std.covers(cp)) return std;
-    if (isHebrew(cp)) {
-      const f = familyTtfFace(HEBREW, uprightOf(this.variant));
-      if (f.covers(cp)) return f;
-    } else if (isArabic(cp)) {
-      const f = familyTtfFace(ARABIC, uprightOf(this.variant));
+    if (isHebrew(cp) || isArabic(cp)) {
+      // Standing in for a family without the script (Times New Roman's Arabic in Word): DejaVu Sans, whose line
+      // height is a text face's (1.16 em, as LibreOffice falls back); the Noto faces (up to 2.1 em, for their
+      // marks) only draw what it lacks or when a template names them.
+      const script = isHebrew(cp) ? HEBREW : ARABIC;
+      if (this.family !== script) {
+        const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
+        if (dejavu.covers(cp)) return dejavu;
+      }
+      const f = familyTtfFace(script, uprightOf(this.variant));
       if (f.covers(cp)) return f;
     } else if (isCjk(cp)) {
       const f = familyTtfFace(CJK, 'normal');
