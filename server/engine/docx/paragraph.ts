@@ -9,7 +9,7 @@ import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
 import { mergeP, mergeR, physicalSides, readPPr, readRPr, type PProps, type RProps } from './props.js';
-import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { CJK_TEXT, runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement } from './xml.js';
 import { bulletText } from './numbering.js';
@@ -293,11 +293,34 @@ function runStyleOf(ctx: PartContext, run: XElement | undefined, state: InlineSt
   return toRunStyle(runProps(ctx, run, state), text, state.link ?? fieldLink(ctx.fields));
 }
 
+/** East Asian stretches of text (with the w:eastAsia font) and the rest (w:ascii / w:hAnsi), alternating. */
+const CJK_STRETCHES = new RegExp(`(${CJK_TEXT.source}+)`, 'u');
+
+/**
+ * A run mixing East Asian and other characters, with different fonts for the two: Word draws each character with
+ * its own slot's font ("Word 文档": Calibri, then SimSun), so the run is split. Null when one style does.
+ */
+function scriptStyles(props: RProps, text: string, link: string | undefined): { latin: RunStyle; asian: RunStyle } | null {
+  if (props.eaFont === undefined || props.eaFont === props.font || !CJK_TEXT.test(text)) return null;
+  const asian = toRunStyle(props, '\u4e00', link);
+  const latin = toRunStyle(props, 'a', link);
+  // Complex-script runs (w:rtl, w:cs) take the complex font whole.
+  return asian.font !== latin.font && toRunStyle(props, text, link).font === asian.font ? { latin, asian } : null;
+}
+
+function pushScripts(builder: Builder, text: string, styles: { latin: RunStyle; asian: RunStyle }): void {
+  text.split(CJK_STRETCHES).forEach((part, i) => {
+    if (part) pushText(builder, part, i % 2 === 1 ? styles.asian : styles.latin);
+  });
+}
+
 function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: Builder): void {
   const props = runProps(ctx, run, state);
   if (props.vanish) return;
   const text = runText(run);
-  const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
+  const link = state.link ?? fieldLink(ctx.fields);
+  const style = toRunStyle(props, text, link);
+  const scripts = scriptStyles(props, text, link);
   const fields = ctx.fields;
   for (const node of run.children) {
     if (typeof node === 'string') continue;
@@ -334,7 +357,9 @@ function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: B
         if (!suppressed(fields)) pushField(builder, 'page', style);
         break;
       default:
-        if (!suppressed(fields)) readRunContent(ctx, node, style, builder);
+        if (suppressed(fields)) break;
+        if (scripts && node.name === 'w:t') pushScripts(builder, textOf(node), scripts);
+        else readRunContent(ctx, node, style, builder);
     }
   }
 }
