@@ -8,7 +8,7 @@ import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, Te
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
-import { mergeP, mergeR, physicalSides, readPPr, readRPr, type PProps, type RProps } from './props.js';
+import { mergeP, mergeR, physicalSides, readPPr, readRPr, snapToLineGrid, type PProps, type RProps } from './props.js';
 import { CJK_TEXT, runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement } from './xml.js';
@@ -61,6 +61,8 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const outline = props.outlineLevel !== undefined && props.outlineLevel < 9 ? props.outlineLevel + 1 : undefined;
   const heading = outline ?? ps.headingFromName;
   const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
+  // The body's lines sit on the section's line grid (w:docGrid), headers and footers do not.
+  if (ctx.part === ctx.doc.pkg.mainPart) props = snapToLineGrid(props, ctx.doc.linePitch, firstSize);
   const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
 
   const items: Item[] = [];

@@ -70,6 +70,8 @@ export interface PProps {
   contextualSpacing?: boolean;
   numId?: string;
   ilvl?: number;
+  /** w:snapToGrid: false takes the paragraph off the section's line grid. */
+  snapToGrid?: boolean;
 }
 
 const TOGGLES = ['bold', 'boldCs', 'italic', 'italicCs', 'strike', 'caps', 'smallCaps', 'vanish'] as const;
@@ -332,6 +334,9 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
       case 'w:contextualSpacing':
         out.contextualSpacing = flag(el);
         break;
+      case 'w:snapToGrid':
+        out.snapToGrid = flag(el);
+        break;
       case 'w:tabs':
         out.tabs = readTabs(el);
         break;
@@ -373,6 +378,34 @@ export function physicalSides(p: PProps): PProps {
   if (p.indentLeft !== undefined) out.indentRight = p.indentLeft;
   if (p.borders) out.borders = { ...p.borders, left: p.borders.right, right: p.borders.left };
   return out;
+}
+
+/**
+ * The line pitch (points) of a section's document grid when lines snap to it (w:docGrid type lines,
+ * linesAndChars or snapToChars, as East Asian templates set it); undefined for no grid.
+ */
+export function gridLinePitch(sectPr: XElement | undefined): number | undefined {
+  const grid = child(sectPr, 'w:docGrid');
+  const type = grid?.attrs['w:type'];
+  if (type !== 'lines' && type !== 'linesAndChars' && type !== 'snapToChars') return undefined;
+  const pitch = twips(grid?.attrs['w:linePitch']);
+  return pitch !== undefined && pitch >= 1 && pitch <= 200 ? pitch : undefined;
+}
+
+/** A single line's height for the grid, as a multiple of the font size (a text face's ascent + descent). */
+const GRID_SINGLE_LINE = 1.17;
+
+/**
+ * A paragraph on the line grid: Word gives each line a whole number of grid pitches (one for text that fits,
+ * two for a large heading), times its "multiple" spacing. Exact and at-least spacing stay as written.
+ * `size` is the paragraph's text size in points.
+ */
+export function snapToLineGrid(p: PProps, pitch: number | undefined, size: number): PProps {
+  if (pitch === undefined || p.snapToGrid === false) return p;
+  if (p.lineRule !== undefined && p.lineRule !== 'auto') return p;
+  const multiple = p.lineRule === 'auto' && p.line !== undefined ? p.line / 240 : 1;
+  const pitches = Math.max(1, Math.ceil((size * GRID_SINGLE_LINE) / pitch - 0.05));
+  return { ...p, lineRule: 'atLeast', line: multiple * pitches * pitch };
 }
 
 /** Layers paragraph properties; tab stops accumulate (a 'clear' stop removes the inherited one at its position). */

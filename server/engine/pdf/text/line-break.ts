@@ -21,10 +21,12 @@ const NO_END = new Set(Array.from('（［｛「『【〔〈《〘〖〝‘“｟
 const CONTEXT = 8;
 
 /**
- * Text whose only break opportunities are after spaces: Latin letters, digits, spaces and the separators that
- * never allow a break next to letters or digits (". , : ;"). Most text is this; it skips the library.
+ * Text whose only break opportunities are after spaces: Latin letters, digits, spaces and the punctuation that
+ * never allows a break between letters or digits (checked against the library on random strings of these: an
+ * opening bracket, "-", "/", "%", "+", "!" and "?" can, so they are left to it). Most text is this; it skips
+ * the library.
  */
-const PLAIN = /^[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f ,.:;]*$/;
+const PLAIN = /^[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f ,.:;'")\]#&*=@_<>~^`]*$/;
 
 function isSpace(cp: number): boolean {
   return cp === 0x20 || cp === 0x3000;
