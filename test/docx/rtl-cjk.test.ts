@@ -152,19 +152,17 @@ test('the line grid (w:docGrid type lines): each line takes a grid pitch; w:snap
   const sect = (grid: string): string =>
     `<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/>${grid}</w:sectPr>`;
   const spacing = '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';
-  // Latin text: the model states line heights as multiples of the face's own line (docs/docx.md), so a grid line
-  // of ideographs (a taller face) comes out about 10 % over the pitch until the model carries exact heights.
-  const body = ['one', 'two', 'three'].map((t) => p(t, spacing)).join('') +
+  const body = ['one', 'two', 'three', '一行目', '二行目'].map((t) => p(t, spacing)).join('') +
     ['free1', 'free2'].map((t) => p(t, `<w:snapToGrid w:val="0"/>${spacing}`)).join('');
   const tops = async (grid: string): Promise<number[]> => {
     const all = words(await renderDocx({ body, sectPr: sect(grid) }));
-    return ['one', 'two', 'three', 'free1', 'free2'].map((t) => find(all, t).yMax);
+    return ['one', 'two', 'three', '一行目', '二行目', 'free1', 'free2'].map((t) => find(all, t).yMax);
   };
-  // 360 twips = 18 pt per line for 10 pt text (about 11.5 pt without the grid).
+  // 360 twips = 18 pt per line for 10 pt text (about 11.5 pt without the grid), Latin and ideographs alike.
   const grid = await tops('<w:docGrid w:type="lines" w:linePitch="360"/>');
-  for (const i of [1, 2]) assert.ok(Math.abs(grid[i] - grid[i - 1] - 18) < 1, `grid step ${grid[i] - grid[i - 1]}`);
+  for (const i of [1, 2, 3, 4]) assert.ok(Math.abs(grid[i] - grid[i - 1] - 18) < 1, `grid step ${i}: ${grid[i] - grid[i - 1]}`);
   // Off the grid: the font's own line.
-  assert.ok(grid[4] - grid[3] < 14, `snapToGrid off: ${grid[4] - grid[3]}`);
+  assert.ok(grid[6] - grid[5] < 14, `snapToGrid off: ${grid[6] - grid[5]}`);
   // A grid of type "default" (Word's for Latin templates) only records the pitch.
   const none = await tops('<w:docGrid w:linePitch="360"/>');
   assert.ok(none[1] - none[0] < 14, `no grid: ${none[1] - none[0]}`);

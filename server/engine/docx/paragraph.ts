@@ -62,7 +62,9 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const heading = outline ?? ps.headingFromName;
   const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
   // The body's lines sit on the section's line grid (w:docGrid), headers and footers do not.
-  if (ctx.part === ctx.doc.pkg.mainPart) props = snapToLineGrid(props, ctx.doc.linePitch, firstSize);
+  if (ctx.part === ctx.doc.pkg.mainPart && ctx.doc.linePitch !== undefined) {
+    props = snapToLineGrid(props, ctx.doc.linePitch, firstSize, builder.segments.some((seg) => seg.some((r) => r.type === 'text' && CJK_TEXT.test(r.text))));
+  }
   const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
 
   const items: Item[] = [];
