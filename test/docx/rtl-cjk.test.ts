@@ -167,3 +167,20 @@ test('the line grid (w:docGrid type lines): each line takes a grid pitch; w:snap
   const none = await tops('<w:docGrid w:linePitch="360"/>');
   assert.ok(none[1] - none[0] < 14, `no grid: ${none[1] - none[0]}`);
 });
+
+test('Arabic in a font without Arabic (Times New Roman) is drawn with DejaVu Sans at a text line height; named Noto stays Noto', async () => {
+  const line = 'مرحبا بالعالم هذا نص عربي طويل للتجربة '.repeat(8);
+  const rtl = '<w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';
+  const times = await renderDocx({ body: p(line, rtl, '<w:rFonts w:cs="Times New Roman"/><w:sz w:val="24"/><w:szCs w:val="24"/><w:rtl/>') });
+  const fonts = pdfFonts(times).map((f) => f.name);
+  assert.ok(fonts.some((n) => /\+DejaVuSans$/.test(n)) && !fonts.some((n) => /NotoSansArabic/.test(n)), fonts.join(', '));
+  // 12 pt text: about 14 pt from line to line, as Word draws Times New Roman's Arabic (Noto Sans Arabic's own
+  // line is 2.1 em, which would make it 25 pt).
+  const found = lines(words(times));
+  assert.ok(found.length >= 3, `${found.length} lines`);
+  for (let i = 1; i < found.length; i++) assert.ok(found[i].y - found[i - 1].y < 16, `line step ${found[i].y - found[i - 1].y}`);
+  // The text extracts as the letters typed (not as presentation forms).
+  assert.match(pdfText(times), /مرحبا/);
+  const noto = await renderDocx({ body: p('مرحبا بالعالم', rtl, '<w:rFonts w:cs="Noto Sans Arabic"/><w:rtl/>') });
+  assert.ok(pdfFonts(noto).some((f) => /\+NotoSansArabic-Regular$/.test(f.name)));
+});
