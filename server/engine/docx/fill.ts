@@ -17,7 +17,7 @@
  */
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import { lookup } from '../bind/lookup.js';
+import { resolve } from '../bind/lookup.js';
 import { formatValue } from '../bind/format.js';
 import { EngineError } from '../errors.js';
 import { fitImage } from '../images/fit.js';
@@ -152,7 +152,7 @@ export function fillDocx(
   const parser = (
     tag: string,
     info?: { tag?: { module?: string } },
-  ): { get(scope: unknown, context: { scopeList: unknown[]; num: number }): unknown } => {
+  ): { get(scope: unknown, context: { scopeList: unknown[]; num: number; scopePathItem?: number[]; scopeTypes?: unknown[] }): unknown } => {
     const module = info?.tag?.module;
     let ref: CName;
     let filters: CompiledFilter[] = [];
@@ -173,8 +173,19 @@ export function fillDocx(
     const raw = module === 'loop' || module === 'docloom-image';
     return {
       get(_scope, context) {
-        const value = lookup(context.scopeList.slice(0, context.num + 1), ref);
-        return raw ? value : formatValue(value, filters, locale);
+        // The same evaluator as the PDF's; `$index` is the item number (from 0) of the innermost loop over a
+        // list, as in bind/ (a condition's scope keeps the enclosing loop's number).
+        const items = context.scopePathItem ?? [];
+        const types = context.scopeTypes ?? [];
+        let index: number | undefined;
+        for (let j = Math.min(context.num, items.length) - 1; j >= 0; j--) {
+          if (types[j] === 'array') {
+            index = items[j];
+            break;
+          }
+        }
+        const value = resolve(context.scopeList.slice(0, context.num + 1), ref, index);
+        return raw ? value : formatValue(value, filters, locale, ref.name);
       },
     };
   };
