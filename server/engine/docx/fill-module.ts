@@ -249,10 +249,11 @@ export function docloomModule(options: {
     name: 'DocloomModule',
     // Before docxtemplater's own modules, so the structure rules are set before loops are expanded.
     priority: 100,
-    matchers(): Array<[string, string]> {
+    matchers(): Array<[string | RegExp, string]> {
       return [
         ['%', IMAGE],
-        ['$', SYSTEM],
+        // Only $page and $pages: `$index` (alone or in an expression) is read by the template language.
+        [/^\s*\$\s*(pages?)\s*$/, SYSTEM],
         ['!', COMMENT],
       ];
     },

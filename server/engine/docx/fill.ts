@@ -185,7 +185,16 @@ export function fillDocx(
           }
         }
         const value = resolve(context.scopeList.slice(0, context.num + 1), ref, index);
-        return raw ? value : formatValue(value, filters, locale, ref.name);
+        if (raw) return value;
+        try {
+          return formatValue(value, filters, locale, ref.name);
+        } catch (err) {
+          // A data error (an aggregate over a non-number) fails the document as it does for the PDF;
+          // docxtemplater would wrap it into a template error.
+          if (!(err instanceof EngineError)) throw err;
+          failure ??= err;
+          return '';
+        }
       },
     };
   };

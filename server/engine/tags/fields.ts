@@ -131,9 +131,12 @@ function inlines(list: CInline[], set: FieldSet): void {
     switch (node.k) {
       case 'run':
         break;
-      case 'var':
-        for (const name of names(node.ref)) set.add(name, 'text', false);
+      case 'var': {
+        // A name passed through an aggregate (`lines | sum:"net"`) is a list.
+        const type = node.filters.some((f) => f.f === 'agg') ? 'list' : 'text';
+        for (const name of names(node.ref)) set.add(name, type, false);
         break;
+      }
       case 'image':
         set.add(node.ref.name, 'image', false);
         break;
