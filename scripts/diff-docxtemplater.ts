@@ -271,6 +271,7 @@ export function generatedCases(): DiffCase[] {
     generated('numeric text plus', ['{{n + 1}}'], 'docloom adds numeric text ("4" + 1 = 5); angular-expressions joins ("41")'),
     generated('division by zero', ['[{{a / 0}}]'], 'docloom shows nothing for x/0; angular-expressions shows Infinity'),
     generated('missing arithmetic', ['[{{nothing * 2}}]'], 'docloom shows nothing for arithmetic on missing data; angular-expressions shows 0'),
+    generated('control characters', ['[{{ctl}}]'], 'docloom drops characters XML forbids in both outputs; docxtemplater refuses the data', { ctl: 'a\u0001b\u000bc\ud800d' }),
     generated('prototype names', ['[{{constructor}}][{{name.length}}][{{__proto__}}]']),
   ];
 }

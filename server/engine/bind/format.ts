@@ -104,5 +104,12 @@ export function formatValue(value: unknown, filters: CompiledFilter[], locale: s
         break;
     }
   }
-  return stringify(current);
+  return stringify(current).replace(XML_FORBIDDEN, '');
 }
+
+/**
+ * Characters XML 1.0 forbids (control characters other than tab and line breaks, U+FFFE/U+FFFF, lone surrogates):
+ * dropped from every value, so the PDF and the filled .docx (which would not be well-formed with them) agree.
+ */
+// eslint-disable-next-line no-control-regex
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

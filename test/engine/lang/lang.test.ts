@@ -152,3 +152,9 @@ test('aggregates: sum over a key or the items, count, min, max, avg; bad values 
   assert.deepEqual(aggregate('sum', [{}], ['constructor']), { ok: true, value: 0 });
   assert.deepEqual(aggregate('sum', undefined, []), { ok: true, value: undefined });
 });
+
+test('characters XML forbids are dropped from every value (the PDF and the .docx agree), tabs and line breaks kept', async () => {
+  const { formatValue } = await import('../../../server/engine/bind/format.js');
+  assert.equal(formatValue('a\u0001b\u000bc\ud800d\uFFFFe\tf\ng', [], 'en-US'), 'abcde\tf\ng');
+  assert.equal(formatValue('😀', [], 'en-US'), '😀');
+});
