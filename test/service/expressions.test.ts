@@ -353,3 +353,14 @@ test('the shared fixture quotes-in-tag renders its expressions in straight and c
     assert.match(text, /chess/);
   }
 });
+
+test('output file names evaluate with the same language (expressions, ternaries, aggregates)', async () => {
+  const { status, body } = await uploadTemplate(
+    s,
+    { name: 'named.json', bytes: jsonModel(['x'], false) },
+    { output_filename: 'Invoice {{a + b}} {{a > 1 ? "big" : "small"}} {{items | sum:"net" | number:2}} {{$index}}{{nothing * 2}}' },
+  );
+  assert.equal(status, 201, JSON.stringify(body));
+  const doc = await render(body.template.uuid as string, DATA);
+  assert.equal(doc.document.output_filename, 'Invoice 5 big 111.25.pdf');
+});
