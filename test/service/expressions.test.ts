@@ -167,8 +167,8 @@ function docxTemplate(): Uint8Array {
   const sectPr =
     '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
   return buildDocx({
-    // docxtemplater, which writes the .docx, pairs a section's close tag by its exact text: {{/}} closes any.
-    body: split + rest.map((line) => p(line.replace('{{/hours>1}}', '{{/}}').replace('{{/balance > 0}}', '{{/}}'))).join('') + table + p('end'),
+    // The same lines as the .json template: closing tags that respace their expression (`{{/hours>1}}`) included.
+    body: split + rest.map((line) => p(line)).join('') + table + p('end'),
     headers: { header1: p('{{#a > 1}}Head {{name}}{{/}}') },
     sectPr,
   });

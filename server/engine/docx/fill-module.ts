@@ -94,6 +94,18 @@ function sectionPairs(parts: DxtPart[]): Array<[number, number]> {
   return pairs;
 }
 
+/**
+ * A section over an expression may be closed with other spacing (`{{#a > 1}}`…`{{/a>1}}`), as the tag compiler
+ * allows; docxtemplater compares the texts exactly, so the closing tag takes its opening tag's text.
+ */
+function matchCloseTags(parts: DxtPart[]): void {
+  for (const [s, e] of sectionPairs(parts)) {
+    const open = parts[s].value;
+    const close = parts[e].value;
+    if (close !== '' && close !== open && close.replace(/\s+/g, '') === open.replace(/\s+/g, '')) parts[e].value = open;
+  }
+}
+
 /** First and last significant part indexes between two indexes (inclusive), within one container. */
 function significantBounds(parts: DxtPart[], from: number, to: number, owner: Int32Array, ownerIndex: number): [number, number] {
   let first = -1;
@@ -264,6 +276,7 @@ export function docloomModule(options: {
       ];
     },
     postparse(parsed: DxtPart[]): DxtPart[] {
+      matchCloseTags(parsed);
       applyStructureRules(parsed);
       return liftSpanningSections(parsed);
     },
