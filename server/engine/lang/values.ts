@@ -22,6 +22,8 @@ export function toNumber(value: unknown): number | null {
 export function round15(n: number): number | undefined {
   if (!Number.isFinite(n)) return undefined;
   const r = Number(n.toPrecision(15));
+  // Rounding up near Number.MAX_VALUE overflows (1.7976931348623157e308 → 1.79769313486232e308 = Infinity).
+  if (!Number.isFinite(r)) return undefined;
   return r === 0 ? 0 : r;
 }
 

@@ -94,6 +94,12 @@ const jsonArb = fc.letrec<{ v: unknown }>((tie) => ({
   ),
 })).v;
 
+// Deep JSON as a client sends it: JSON.parse makes `__proto__` an own key (never the prototype).
+const deepArb = fc
+  .tuple(fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 60 }), jsonArb)
+  .map(([keys, leaf]) => JSON.parse(keys.map((k) => `{${JSON.stringify(k)}:`).join('') + JSON.stringify(leaf ?? null) + '}'.repeat(keys.length)) as unknown);
+const dataArb = fc.oneof(jsonArb, deepArb);
+
 function ownOnlyProxy(value: unknown, reads: string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   const target = value as Record<string | symbol, unknown>;
@@ -118,7 +124,7 @@ function ownOnlyProxy(value: unknown, reads: string[]): unknown {
 test('parse(print(ast)) is the AST; evaluation reads only own data, writes nothing, yields no NaN or Infinity', () => {
   const protoKeys = Object.getOwnPropertyNames(Object.prototype).sort().join();
   fc.assert(
-    fc.property(exprArb, jsonArb, jsonArb, fc.option(fc.nat(50)), (expr, data, item, index) => {
+    fc.property(exprArb, dataArb, dataArb, fc.option(fc.nat(50)), (expr, data, item, index) => {
       fc.pre(depth(expr) < 14);
       const text = print(expr);
       const parsed = parseExpression(text);

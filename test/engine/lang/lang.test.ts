@@ -158,3 +158,8 @@ test('characters XML forbids are dropped from every value (the PDF and the .docx
   assert.equal(formatValue('a\u0001b\u000bc\ud800d\uFFFFe\tf\ng', [], 'en-US'), 'abcde\tf\ng');
   assert.equal(formatValue('😀', [], 'en-US'), '😀');
 });
+
+test('rounding near the largest number gives nothing, not Infinity', () => {
+  assert.equal(run('-a', { a: 1.7976931348623151e308 }), undefined);
+  assert.equal(run('a', { a: 1.7976931348623151e308 }), 1.7976931348623151e308);
+});
