@@ -39,6 +39,8 @@ export function toName(name: string): CName {
  */
 export function toRef(text: string, at: number, raw: string): { ok: true; ref: CName } | { ok: false; problem: TagProblem } {
   const parsed = parseExpression(text);
+  // Names with colons (`{{time:start}}`) were names before expressions existed and stay names.
+  if (!parsed.ok && isColonName(text)) return { ok: true, ref: toName(text) };
   if (!parsed.ok) {
     const { code, column, message } = parsed.error;
     return { ok: false, problem: { code, column: at + column, message: `The tag ${raw} is not valid: ${message}` } };
@@ -46,6 +48,16 @@ export function toRef(text: string, at: number, raw: string): { ok: true; ref: C
   const { expr } = parsed;
   if (expr.t === 'name' && expr.name === text) return { ok: true, ref: toName(text) };
   return { ok: true, ref: { name: text, path: [], expr } };
+}
+
+/** `a:b:c` where every piece is a plain name: a name written with colons, not a malformed `?:`. */
+function isColonName(text: string): boolean {
+  if (text.includes('?')) return false;
+  const pieces = text.split(':');
+  return pieces.length > 1 && pieces.every((piece) => {
+    const one = parseExpression(piece);
+    return piece !== '' && piece.trim() === piece && one.ok && one.expr.t === 'name' && one.expr.name === piece;
+  });
 }
 
 /**

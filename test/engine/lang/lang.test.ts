@@ -163,3 +163,13 @@ test('rounding near the largest number gives nothing, not Infinity', () => {
   assert.equal(run('-a', { a: 1.7976931348623151e308 }), undefined);
   assert.equal(run('a', { a: 1.7976931348623151e308 }), 1.7976931348623151e308);
 });
+
+test('names written with colons stay names; a ternary without its colon part is refused', async () => {
+  const { parseTag } = await import('../../../server/engine/tags/parse-tag.js');
+  const named = parseTag('time:start', '{{time:start}}');
+  assert.ok(named.ok && named.tag.type === 'var' && named.tag.ref.expr === undefined && named.tag.ref.name === 'time:start');
+  for (const bad of ['x ? 1', 'a ?: b', 'a: b', ':a', 'a:']) {
+    const out = parseTag(bad, `{{${bad}}}`);
+    assert.ok(!out.ok && out.problem.code === 'invalid_expression', bad);
+  }
+});
