@@ -168,7 +168,13 @@ function docxTemplate(): Uint8Array {
     '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
   return buildDocx({
     // The same lines as the .json template: closing tags that respace their expression (`{{/hours>1}}`) included.
-    body: split + rest.map((line) => p(line)).join('') + table + p('end'),
+    body:
+      split +
+      rest.map((line) => p(line)).join('') +
+      // A condition split over runs, the way Word stores a tag typed in pieces.
+      `<w:p>${run('Split cond: {{#a ')}${run('> 1}}yes{{/a')}${run(' > 1}}{{^a > 1}}no{{/}}')}</w:p>` +
+      table +
+      p('end'),
     headers: { header1: p('{{#a > 1}}Head {{name}}{{/}}') },
     sectPr,
   });
@@ -180,10 +186,17 @@ test('.docx template: the same expressions in split runs, table rows and the hea
   const uuid = up.body.template.uuid as string;
   const pdf = await pdfOf(uuid, DATA);
   checkText(pdf);
+  assert.match(pdf, /Split cond: yes end|Split cond: yes/);
+  assert.doesNotMatch(pdf, /Split cond: yes ?no/);
   assert.match(pdf, /No\. Amount 1 81\.00 2 30\.00/);
   assert.match(pdf, /Head Ada/);
   const docx = docxText((await render(uuid, DATA, 'docx')).bytes);
   checkText(docx);
+  assert.match(docx, /Split cond: yes/);
+  assert.doesNotMatch(docx, /Split cond: yes ?no/);
+  // The other branch, in both outputs.
+  assert.match(await pdfOf(uuid, { ...DATA, a: 0 }), /Split cond: no/);
+  assert.match(docxText((await render(uuid, { ...DATA, a: 0 }, 'docx')).bytes), /Split cond: no/);
   assert.match(docx, /No\. Amount 1 81\.00 2 30\.00/);
   assert.match(docx, /Head Ada/);
 });
