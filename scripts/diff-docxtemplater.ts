@@ -152,6 +152,8 @@ function oracle(c: DiffCase): DiffResult['oracle'] {
       linebreaks: true,
       parser: expressionParser as unknown as (tag: string) => Docxtemplater.DXT.Parser,
       nullGetter: () => '',
+      // Its refusals are counted, not printed.
+      errorLogging: false,
     });
     doc.render(structuredClone(c.data));
     return { ok: true, text: docxWords(doc.toUint8Array()) };
@@ -281,7 +283,7 @@ export function generatedCases(): DiffCase[] {
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = process.env.DOCLOOM_FIXTURES_DIR ?? path.resolve(ROOT, '..', 'shared', 'fixtures', 'docxtemplater-examples');
 
-function fixtureCases(): DiffCase[] {
+export function fixtureCases(): DiffCase[] {
   if (!fs.existsSync(FIXTURES)) return [];
   return fs
     .readdirSync(FIXTURES)

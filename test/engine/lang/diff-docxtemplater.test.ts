@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generatedCases, runAll } from '../../../scripts/diff-docxtemplater.js';
+import { fixtureCases, generatedCases, runAll } from '../../../scripts/diff-docxtemplater.js';
 
 test('generated grammar set: no malformed .docx, no refusal where docxtemplater fills, no undeclared difference, ≥ 95 % same text', async () => {
   const summary = await runAll(generatedCases());
@@ -14,4 +14,12 @@ test('generated grammar set: no malformed .docx, no refusal where docxtemplater 
   assert.ok(summary.sameShare >= 0.95, `same text on ${(summary.sameShare * 100).toFixed(1)} %`);
   // The deliberate differences are really different (so the list stays honest).
   for (const r of summary.results.filter((x) => x.verdict === 'deliberate')) assert.ok(r.detail, r.id);
+});
+
+test('a paragraph holding a table (regression-par-in-par): the PDF shows what docxtemplater and the filled .docx show', async () => {
+  const cases = fixtureCases().filter((c) => c.id === 'regression-par-in-par.docx');
+  assert.equal(cases.length, 1, 'the shared fixture is there');
+  const [result] = (await runAll(cases)).results;
+  assert.equal(result.verdict, 'same', result.detail);
+  assert.ok(result.docloom.ok && /name phone website/.test(result.docloom.pdf), JSON.stringify(result.docloom));
 });
