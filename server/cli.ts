@@ -196,7 +196,11 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   const fields = record.fields.map((f) => f.name).join(', ') || '(none)';
   console.log(`Imported "${record.name}" (uuid ${record.uuid}, id ${record.id}); fields: ${fields}.`);
   // What the import left out or changed: one line each, on stderr (the template is imported all the same).
-  for (const w of record.import_warnings ?? []) console.error(`${file}: warning ${w.code} (${describeWarningLocation(w)}): ${w.message}`);
+  for (const w of record.import_warnings ?? []) {
+    // The delimiter suggestion says how to act on it: the same command with --delimiters.
+    const hint = w.suggested_delimiters ? ` Import it with --delimiters "${w.suggested_delimiters}".` : '';
+    console.error(`${file}: warning ${w.code} (${describeWarningLocation(w)}): ${w.message}${hint}`);
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
