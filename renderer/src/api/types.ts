@@ -45,6 +45,8 @@ export interface ImportWarning {
   message: string;
   location?: { part: string; element?: string };
   count?: number;
+  /** `no_tags_found`: the delimiters with which the file does have tags, as "{ }". */
+  suggested_delimiters?: string;
 }
 
 export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';
