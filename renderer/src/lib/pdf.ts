@@ -36,6 +36,9 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
     // Fonts come from the PDF or the bundled standard fonts, never from the system: previews look the same everywhere.
     useSystemFonts: false,
+    // Glyphs drawn as paths, not through @font-face: adding and removing each preview's fonts in document.fonts
+    // restyles the whole page (hundreds of ms beside a 200-row editor), on every keystroke.
+    disableFontFace: true,
     enableXfa: false,
   }).promise;
 }
