@@ -10,7 +10,7 @@ import { loadConfig, type Config } from './config.js';
 import { startServer } from './index.js';
 import { openTemplateStore, openTokenStore } from './store/index.js';
 import { ServiceError } from './services/errors.js';
-import { TokenService } from './services/tokens.js';
+import { TokenService, isWindowSignIn } from './services/tokens.js';
 import { TemplateService, describeTemplateError, describeWarningLocation } from './services/templates.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
 import { imageResolvers } from './services/images.js';
@@ -129,7 +129,8 @@ function token(config: Config, args: string[]): void {
       return;
     }
     console.log('ID\tACCESS\t\tCREATED\t\t\t\tNAME');
-    for (const t of tokens) console.log(`${t.id}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name}`);
+    // A browser window's sign-in is not an API token: marked so (docs/api.md, "Browser sign-in").
+    for (const t of tokens) console.log(`${t.id}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name}${isWindowSignIn(t) ? ' (window sign-in, ends after 12 h unused)' : ''}`);
     return;
   }
   if (sub === 'revoke') {

@@ -6,6 +6,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runProcess } from '../helpers/process.js';
 import { json, type Body } from './support.js';
 
 let s: TestServer;
@@ -93,5 +96,21 @@ test('a reload reuses the window sign-in: requests do not rotate it', async () =
   for (let i = 0; i < 3; i++) assert.equal((await as(w, '/api/info')).status, 200);
   const list = await listing();
   assert.equal(list.window_sign_ins.filter((x) => x.id === idOf(w)).length, 1);
+  await signOut(w);
+});
+
+test('docloom token list marks window sign-ins apart from API tokens', async () => {
+  const w = await exchange();
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const r = await runProcess(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'cli.ts'), 'token', 'list'], {
+    cwd: root,
+    env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', DOCLOOM_DATA_DIR: s.dataDir },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').slice(1);
+  const marked = lines.filter((l) => l.includes('(window sign-in')).map((l) => Number(l.split('\t')[0]));
+  assert.deepEqual(marked, [idOf(w)]);
+  assert.ok(lines.some((l) => l.endsWith('\ttest')), r.stdout);
   await signOut(w);
 });
