@@ -54,6 +54,7 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** The exchange call is made before there is a token. */
   anonymous?: boolean;
+  headers?: Record<string, string>;
 }
 
 function urlFor(path: string, query?: RequestOptions['query']): string {
@@ -65,7 +66,7 @@ function urlFor(path: string, query?: RequestOptions['query']): string {
 }
 
 async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json' };
+  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json', ...options.headers };
   if (!options.anonymous && state.token) headers.Authorization = `Bearer ${state.token}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -153,13 +154,15 @@ export async function getDocument(id: number): Promise<DocumentRecord> {
 }
 
 /** POST /api/document as multipart/form-data, exactly the interface's request. */
-export async function createDocument(req: GenerateRequest): Promise<DocumentRecord> {
+/** `idempotencyKey`: one per Generate press, so a repeated request (double click, retry) makes one document. */
+export async function createDocument(req: GenerateRequest, options: { idempotencyKey?: string } = {}): Promise<DocumentRecord> {
   const form = new FormData();
   form.set('template_id', req.template_id);
   form.set('data', JSON.stringify(req.data));
   form.set('test', req.test ? '1' : '0');
   if (req.output_filename) form.set('output_filename', req.output_filename);
-  return (await request<{ document: DocumentRecord }>('/api/document', { method: 'POST', body: form })).document;
+  const headers = options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : undefined;
+  return (await request<{ document: DocumentRecord }>('/api/document', { method: 'POST', body: form, headers })).document;
 }
 
 export async function deleteDocument(id: number): Promise<string> {
@@ -170,7 +173,7 @@ export async function deleteDocument(id: number): Promise<string> {
 export function previewPdf(req: Omit<GenerateRequest, 'output_filename'>, signal?: AbortSignal): Promise<Blob> {
   return request<Blob>('/api/preview', {
     method: 'POST',
-    body: { template_id: req.template_id, data: req.data, test: req.test ? 1 : 0 },
+    body: { template_id: req.template_id, data: req.data, test: req.test },
     as: 'blob',
     signal,
   });
