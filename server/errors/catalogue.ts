@@ -83,6 +83,7 @@ export const CATALOGUE = {
   more_errors: { kind: 'template', status: 422, meaning: 'The last entry of a template error list cut at 100 errors: how many more there are.' },
 
   // Warnings (the template is accepted).
+  no_tags_found: { kind: 'warning', status: null, meaning: 'The file has no tags with the template\'s delimiters, but has some with other ones (`{ }`, `[ ]`, `<< >>` or `${ }`): `suggested_delimiters` names them and `count` says how many fields they give.' },
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
   picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (EMF, WMF, TIFF, SVG, BMP, …) is left out.' },
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },

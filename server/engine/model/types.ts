@@ -271,6 +271,8 @@ export interface ImportWarning {
   message: string;
   location: { part: string; element?: string };
   count: number;
+  /** `no_tags_found` only: the delimiters, as "{ }", with which the file has tags (`count` of them). */
+  suggested_delimiters?: string;
 }
 
 export type Delimiters = readonly [open: string, close: string];
