@@ -8,9 +8,16 @@
  *   page sent), from this process: what no GUI can beat.
  * - the Generate link opened → its first preview (text layer + 2 frames) from the navigation's start, p50 vs
  *   1,000 ms.
+ * - the table editor's cost per row: 100 clicks on "+ Add a row to items", each one's new row painted before
+ *   the next, from the sample (5 rows), 200 and 500 rows, each vs 10 s. Clicked in the page (element.click()),
+ *   so the figure is the page's own work, not the driver's round trips on a loaded machine.
+ * - keydown → the typed letter painted ("echo": the input handled, then the frame after it), in the `number`
+ *   field with 500 rows on the page, p50 vs 50 ms.
+ * - 10,000 characters typed (keyboard.type) into the `number` field vs into a bare <textarea> added to the same
+ *   page, same run: ≤ 2× its time.
  *
  * Needs the GUI built (`npm run build:renderer`). Prints figures and PASS/MISS; never part of the tests.
- *   node --import tsx bench/gui-editor.ts [samples=12]
+ *   node --import tsx bench/gui-editor.ts [samples=12] [preview|editor]   (the last: only that half)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +28,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/helpers/browser.js';
 import { percentile } from './lib/stats.js';
 
 const SAMPLES = Math.max(10, Number(process.argv[2] ?? 12));
+const ONLY = process.argv[3] ?? '';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 if (!fs.existsSync(path.join(ROOT, 'dist', 'renderer', 'index.html'))) {
@@ -65,6 +73,33 @@ const FIRST_PREVIEW = `new Promise((resolve) => {
   poll();
 })`;
 
+/*
+ * ADD_ROWS clicks the add button `n` times, each after the previous click's frame was painted (rAF, then a
+ * message: runs once the frame is out), and resolves with the total ms. ECHO_ARM notes the next keydown's time
+ * and resolves `window.__echo` with the ms from it to the frame after the input event was handled.
+ */
+const ADD_ROWS = `(n) => new Promise((resolve) => {
+  const button = Array.from(document.querySelectorAll('button')).find((b) => b.textContent.trim() === '+ Add a row to items');
+  const painted = (then) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = then; c.port2.postMessage(0); });
+  const t0 = performance.now();
+  let left = n;
+  const step = () => {
+    if (left-- === 0) { resolve(performance.now() - t0); return; }
+    button.click();
+    painted(step);
+  };
+  step();
+})`;
+const ECHO_ARM = `(() => {
+  window.__echo = new Promise((resolve) => {
+    let t0 = -1;
+    document.addEventListener('keydown', (e) => { t0 = performance.now(); }, { capture: true, once: true });
+    document.addEventListener('input', () => {
+      requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = () => resolve(performance.now() - t0); c.port2.postMessage(0); });
+    }, { once: true });
+  });
+})()`;
+
 /** Arms the keydown probe (before the key is sent: input events may overtake a pending evaluate). */
 async function armKeystroke(page: Page): Promise<void> {
   await page.evaluate(ARM);
@@ -85,7 +120,7 @@ const verdict = (value: number, target: number) => (value <= target ? 'PASS' : '
  * The bundled samples plus "Invoice (200 rows)": the sample invoice whose sample data has 200 items, so the page
  * opens with them (typing 40 kB of JSON into the editor would measure the editor, not the preview).
  */
-function samplesWith200Rows(dataDir: string): string {
+function samplesWithManyRows(dataDir: string): string {
   const real = path.join(ROOT, 'resources');
   const dir = path.join(dataDir, '..', `${path.basename(dataDir)}-resources`);
   fs.mkdirSync(path.join(dir, 'templates'), { recursive: true });
@@ -96,16 +131,18 @@ function samplesWith200Rows(dataDir: string): string {
   }
   const invoice = index.find((e) => e.name === 'Invoice')!;
   const data = JSON.parse(fs.readFileSync(path.join(real, 'templates', String(invoice.data)), 'utf8')) as { items: unknown[] };
-  const items = Array.from({ length: 200 }, (_, i) => data.items[i % data.items.length]);
-  fs.writeFileSync(path.join(dir, 'templates', 'invoice-200.data.json'), JSON.stringify({ ...data, items }));
-  index.push({ ...invoice, name: 'Invoice (200 rows)', data: 'invoice-200.data.json' });
+  for (const count of [200, 500]) {
+    const items = Array.from({ length: count }, (_, i) => data.items[i % data.items.length]);
+    fs.writeFileSync(path.join(dir, 'templates', `invoice-${count}.data.json`), JSON.stringify({ ...data, items }));
+    index.push({ ...invoice, name: `Invoice (${count} rows)`, data: `invoice-${count}.data.json` });
+  }
   fs.writeFileSync(path.join(dir, 'templates', 'index.json'), JSON.stringify(index));
   return dir;
 }
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-gui-'));
-  const resourcesDir = samplesWith200Rows(dataDir);
+  const resourcesDir = samplesWithManyRows(dataDir);
   const server = await startServer({ env: {}, config: { port: 0, dataDir, resourcesDir, seedSamples: true, logLevel: 'error' }, log: () => undefined });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
@@ -115,6 +152,7 @@ async function main(): Promise<void> {
     };
     const invoice = list.templates.data.find((t) => t.name === 'Invoice')!;
     const invoice200 = list.templates.data.find((t) => t.name === 'Invoice (200 rows)')!;
+    const invoice500 = list.templates.data.find((t) => t.name === 'Invoice (500 rows)')!;
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -160,6 +198,78 @@ async function main(): Promise<void> {
         `keydown → preview text + 2 frames, ${label}: p50 ${fmt(p50)}, p95 ${fmt(percentile(times, 95))} (n=${SAMPLES}); ` +
           `service's own /api/preview p50 ${fmt(service)}; target ≤ ${target} ms: ${verdict(p50, target)}`,
       );
+    }
+
+    /** Opens a template's Generate page afresh (its sample data, no draft from an earlier figure). */
+    async function openFresh(uuid: string): Promise<void> {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}/#/signin?code=${server.createSignInCode()}`);
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      await page.evaluate(`new Promise((resolve) => { const r = indexedDB.deleteDatabase('docloom-drafts'); r.onsuccess = r.onerror = r.onblocked = () => resolve(0); })`);
+      await page.goto(`${server.url}/#/generate/${uuid}`);
+      await page.evaluate(FIRST_PREVIEW);
+    }
+
+    async function addRows(label: string, uuid: string): Promise<void> {
+      await openFresh(uuid);
+      const ms = (await page.evaluate(`(${ADD_ROWS})(100)`)) as number;
+      const rows = await page.locator('fieldset[data-field="items"] legend .count').textContent();
+      console.log(`100 add-row clicks, each painted, from ${label} (now ${rows}): ${fmt(ms)} (${fmt(ms / 100)} a click); target ≤ 10000 ms: ${verdict(ms, 10000)}`);
+    }
+
+    async function echo(label: string, uuid: string): Promise<void> {
+      await openFresh(uuid);
+      const field = page.getByLabel('number', { exact: true });
+      await field.click();
+      await page.keyboard.press('End');
+      const times: number[] = [];
+      for (let i = 0; i < Math.max(SAMPLES, 20); i++) {
+        await page.evaluate(ECHO_ARM);
+        await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+        times.push((await page.evaluate('window.__echo')) as number);
+        await page.waitForTimeout(100);
+      }
+      const p50 = percentile(times, 50);
+      console.log(`keydown → painted echo in "number", ${label}: p50 ${fmt(p50)}, p95 ${fmt(percentile(times, 95))} (n=${times.length}); target ≤ 50 ms: ${verdict(p50, 50)}`);
+    }
+
+    async function typing(count: number): Promise<void> {
+      await openFresh(invoice.uuid);
+      const text = 'abcdefghij'.repeat(count / 10);
+      await page.evaluate(`(() => { const t = document.createElement('textarea'); t.id = 'bench-bare'; t.setAttribute('aria-label', 'bench bare'); document.body.prepend(t); })()`);
+      const bare = page.locator('#bench-bare');
+      await bare.click();
+      let t0 = performance.now();
+      await page.keyboard.type(text);
+      const bareMs = performance.now() - t0;
+      if ((await bare.inputValue()).length !== count) throw new Error('the bare textarea lost characters');
+      await page.evaluate(`document.getElementById('bench-bare').remove()`);
+      const field = page.getByLabel('number', { exact: true });
+      await field.click();
+      await page.keyboard.press('End');
+      const before = (await field.inputValue()).length;
+      t0 = performance.now();
+      await page.keyboard.type(text);
+      const editorMs = performance.now() - t0;
+      if ((await field.inputValue()).length !== before + count) throw new Error('the editor lost characters');
+      const ratio = editorMs / bareMs;
+      console.log(
+        `${count.toLocaleString('en')} characters typed: editor ${fmt(editorMs)} (${(editorMs / count).toFixed(2)} ms each), bare textarea ${fmt(bareMs)} ` +
+          `(${(bareMs / count).toFixed(2)} ms each); ${ratio.toFixed(2)}×; target ≤ 2×: ${verdict(ratio, 2)}`,
+      );
+    }
+
+    if (ONLY !== 'preview') {
+      await addRows('the sample (5 rows)', invoice.uuid);
+      await addRows('200 rows', invoice200.uuid);
+      await addRows('500 rows', invoice500.uuid);
+      await echo('500 rows', invoice500.uuid);
+      await typing(10_000);
+    }
+    if (ONLY === 'editor') {
+      console.log(`(load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})`);
+      await context.close();
+      return;
     }
 
     await keystrokes('sample invoice (5 rows)', 250, invoice.uuid);
