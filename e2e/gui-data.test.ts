@@ -140,6 +140,40 @@ describe('GUI: data editor (form ⇄ JSON)', () => {
     await page.getByText('“list.json” holds JSON, but not an object of field values ({ … }).').waitFor();
   });
 
+  it('a long table renders the rows near the view, and a row far down reached by scroll or keyboard is edited', async () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ description: `Item ${i + 1}`, qty: String(i + 1) }));
+    await tab('JSON').click();
+    await json().fill(JSON.stringify({ number: 'L-200', items }));
+    await tab('Form').click();
+    const cell = (row: number) => page.getByLabel(`items row ${row}: description`, { exact: true });
+    await cell(1).waitFor();
+    // Not all 200 rows are in the page (a flat cost per row), but the table says how many there are.
+    assert.equal(await cell(120).count(), 0, 'row 120 is not rendered while far from the view');
+    assert.equal(await page.locator('fieldset[data-field="items"] table').getAttribute('aria-rowcount'), '201');
+
+    // Scrolling down brings row 120 in; typed into, the edit reaches the JSON.
+    await cell(1).hover();
+    for (let i = 0; i < 60 && (await cell(120).count()) === 0; i++) await page.mouse.wheel(0, 500);
+    await cell(120).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' far');
+    assert.equal(((await jsonData()).items as Array<{ description: string }>)[119].description, 'Item 120 far');
+
+    // From "Add a row", Shift+Tab walks back into the last row and on into the row before it.
+    await tab('Form').click();
+    await page.getByRole('button', { name: '+ Add a row to items' }).focus();
+    const focusedLabel = () => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")');
+    let label: unknown = null;
+    for (let i = 0; i < 30 && label !== 'items row 199: description'; i++) {
+      await page.keyboard.press('Shift+Tab');
+      label = await focusedLabel();
+    }
+    assert.equal(label, 'items row 199: description');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' kb');
+    assert.equal(((await jsonData()).items as Array<{ description: string }>)[198].description, 'Item 199 kb');
+  });
+
   it('stayed on the local service and ran without errors', () => {
     assert.deepEqual(gui.foreignRequests(), []);
     // The refused preview is an expected 422 the browser logs as a failed resource; nothing else may appear.

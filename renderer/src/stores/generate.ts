@@ -8,7 +8,7 @@
  * themselves: they call the operations below with the scope (root object or row) they show.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, watch } from 'vue';
+import { computed, ref, toRaw, watch } from 'vue';
 import * as api from '../api/client.js';
 import type { DocumentRecord, TemplateField, TemplateRecord } from '../api/types.js';
 import {
@@ -40,6 +40,9 @@ function randomKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Quiet time after a change before the data is checked against the fields again. */
+const CHECK_AFTER_MS = 300;
+
 export const useGenerateStore = defineStore('generate', () => {
   const template = ref<TemplateRecord | null>(null);
   const fields = ref<TemplateField[]>([]);
@@ -62,8 +65,18 @@ export const useGenerateStore = defineStore('generate', () => {
   const canUndo = computed(() => historyTick.value >= 0 && history.canUndo);
   const canRedo = computed(() => historyTick.value >= 0 && history.canRedo);
 
-  const problems = computed(() => validateData(fields.value, data.value));
-  const unused = computed(() => unusedKeys(fields.value, data.value));
+  /*
+   * The checks walk the whole data, so they are off the keystroke path: they read the plain data (no tracking
+   * of every value) and run again once typing pauses (`checkedRevision`), not on each change.
+   */
+  const checkedRevision = ref(0);
+  let checkTimer: ReturnType<typeof setTimeout> | undefined;
+  watch(revision, () => {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(() => (checkedRevision.value = revision.value), CHECK_AFTER_MS);
+  });
+  const problems = computed(() => (void checkedRevision.value, validateData(fields.value, toRaw(data.value))));
+  const unused = computed(() => (void checkedRevision.value, unusedKeys(fields.value, toRaw(data.value))));
 
   // ---- drafts ----
 
