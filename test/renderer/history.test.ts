@@ -51,6 +51,38 @@ describe('editor history', () => {
     assert.equal(history.undo(), false);
   });
 
+  it('lets a change absorb the next keystrokes in its field: one change per burst, undone and redone exactly', () => {
+    const data: Record<string, string> = { a: '' };
+    const history = new History({ pauseMs: 1000, now: () => 0 });
+    let kept = 0;
+    /** A setter that takes in later setters of the same key, as the store's field changes do. */
+    function absorbing(value: string): Change & { key: string; value: string } {
+      const before = data.a;
+      let after = value;
+      kept++;
+      return {
+        key: 'a',
+        value,
+        redo: () => (data.a = after),
+        undo: () => (data.a = before),
+        absorb(next) {
+          if (!('key' in next) || next.key !== 'a') return false;
+          after = (next as unknown as { value: string }).value;
+          kept--; // the absorbed change is not kept
+          return true;
+        },
+      };
+    }
+    for (let i = 1; i <= 1000; i++) history.apply(absorbing('x'.repeat(i)), 'field-a');
+    assert.equal(kept, 1, 'one change kept for 1,000 keystrokes');
+    assert.equal(data.a.length, 1000);
+    assert.ok(history.undo());
+    assert.equal(data.a, '');
+    assert.equal(history.undo(), false, 'the burst was one step');
+    assert.ok(history.redo());
+    assert.equal(data.a.length, 1000);
+  });
+
   it('makes a transaction one step, and a new change forgets what was undone', () => {
     const data: Record<string, string> = { a: '1', b: '1' };
     const history = new History();

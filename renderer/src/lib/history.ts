@@ -8,6 +8,11 @@
 export interface Change {
   undo(): void;
   redo(): void;
+  /**
+   * Optional: takes in `next` (already applied) when it continues this change — another keystroke in the same
+   * field — so a burst of typing is one change holding the first and the last value, not one per key.
+   */
+  absorb?(next: Change): boolean;
 }
 
 interface Step {
@@ -109,7 +114,7 @@ export class History {
     const last = this.#done.at(-1);
     this.#undone.length = 0;
     if (group !== null && last && last.group === group && now - last.at <= this.#pauseMs) {
-      last.changes.push(change);
+      if (!last.changes.at(-1)?.absorb?.(change)) last.changes.push(change);
       last.at = now;
       return last.id;
     }

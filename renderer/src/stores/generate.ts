@@ -40,6 +40,17 @@ function randomKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** A field set to a value: known to the history so keystrokes in one field merge into one change. */
+interface FieldChange extends Change {
+  scope: DataObject;
+  name: string;
+  readonly after: unknown;
+}
+
+function isFieldChange(change: Change): change is FieldChange {
+  return 'scope' in change && 'name' in change;
+}
+
 /** Quiet time after a change before the data is checked against the fields again. */
 const CHECK_AFTER_MS = 300;
 
@@ -145,13 +156,23 @@ export const useGenerateStore = defineStore('generate', () => {
   function setField(scope: DataObject, name: string, value: unknown, group: string | null = null): void {
     const before = readValue(scope, name);
     if (Object.is(before, value)) return;
-    apply(
-      {
-        redo: () => writeValue(scope, name, value),
-        undo: () => (before === undefined ? deleteValue(scope, name) : writeValue(scope, name, before)),
+    let after = value;
+    const change: FieldChange = {
+      scope,
+      name,
+      get after() {
+        return after;
       },
-      group,
-    );
+      redo: () => writeValue(scope, name, after),
+      undo: () => (before === undefined ? deleteValue(scope, name) : writeValue(scope, name, before)),
+      // The next keystroke in this field: this change now ends at its value (the history keeps no copy per key).
+      absorb: (next) => {
+        if (!isFieldChange(next) || next.scope !== scope || next.name !== name) return false;
+        after = next.after;
+        return true;
+      },
+    };
+    apply(change, group);
   }
 
   /** `list.splice(index, removeCount, ...rows)` as one undoable change that keeps each row's key. */
