@@ -44,7 +44,8 @@ export function jsonResponse(description: string, schema: Schema, example?: unkn
 /** A file download: the bytes with their type and a Content-Disposition naming the file. */
 export function fileResponse(description: string, types: string[]): ResponseObject {
   const content: Record<string, MediaType> = {};
-  for (const t of types) content[t] = { schema: { type: 'string', contentMediaType: t } };
+  // A file that is itself JSON (a docloom .json template) is described as what it is: an object.
+  for (const t of types) content[t] = { schema: t === 'application/json' ? { type: 'object', description: 'The file: a docloom .json template.' } : { type: 'string', contentMediaType: t } };
   return {
     description,
     headers: {
@@ -62,21 +63,18 @@ export function fileResponse(description: string, types: string[]): ResponseObje
  * fields are strings; `json` overrides a field's schema in a JSON body (say `data` as an object).
  */
 export function formBody(fields: Record<string, Schema>, required: string[], opts: { json?: Record<string, Schema>; files?: Record<string, Schema>; example?: unknown; description?: string } = {}): RequestBody {
-  const form = { type: 'object', required, properties: fields };
-  const multipart = { type: 'object', required, properties: { ...fields, ...(opts.files ?? {}) } };
-  const json = { type: 'object', required, properties: { ...fields, ...(opts.json ?? {}) } };
+  const files = opts.files ?? {};
   const examples = opts.example === undefined ? undefined : { example: { value: opts.example } };
   const body: RequestBody = {
     required: required.length > 0,
-    content: {
-      'multipart/form-data': { schema: multipart, ...(examples ? { examples } : {}) },
-      'application/x-www-form-urlencoded': { schema: form },
-      'application/json': { schema: json, ...(examples ? { examples } : {}) },
-    },
+    content: { 'multipart/form-data': { schema: { type: 'object', required, properties: { ...fields, ...files } }, ...(examples ? { examples } : {}) } },
   };
+  // A file travels only in multipart: a body that must carry one has no other form.
+  if (!required.some((name) => name in files)) {
+    body.content['application/x-www-form-urlencoded'] = { schema: { type: 'object', required, properties: fields } };
+    body.content['application/json'] = { schema: { type: 'object', required, properties: { ...fields, ...(opts.json ?? {}) } }, ...(examples ? { examples } : {}) };
+  }
   if (opts.description) body.description = opts.description;
-  // A file can only travel in multipart.
-  if (opts.files) delete body.content['application/x-www-form-urlencoded'];
   return body;
 }
 

@@ -13,7 +13,7 @@ export const metaArea: Area = {
         tags: ['Description'],
         security: [],
         responses: {
-          '200': { description: 'The description.', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } } } },
+          '200': { description: 'The description.', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } } } } },
           ...standardErrors({ auth: 'none' }),
         },
       },
