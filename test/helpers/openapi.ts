@@ -8,6 +8,7 @@
  * Laravel-shaped 404 (or 401/403 from the guards before it), and a described path with another method a 405.
  * CORS preflights (OPTIONS) and the GUI's own files (outside /api) are not part of the API.
  */
+import fs from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { buildOpenApi, type OpenApiDocument } from '../../server/http/openapi/index.js';
 import type { Method, Operation, ResponseObject, Schema } from '../../server/http/openapi/types.js';
@@ -123,6 +124,11 @@ export class ResponseValidator {
 }
 
 let shared: ResponseValidator | undefined;
+/**
+ * DOCLOOM_OPENAPI_SEEN=<file>: each test process appends one line per checked response (`METHOD /path/{param}
+ * status`), to see which described responses the tests exercise (docs/api.md, "OpenAPI description").
+ */
+const seenFile = process.env.DOCLOOM_OPENAPI_SEEN;
 const origins = new Set<string>();
 let installed = false;
 
@@ -153,6 +159,7 @@ function install(): void {
     const body = isJson && method !== 'HEAD' ? await res.clone().text() : null;
     shared ??= new ResponseValidator();
     const problems = shared.problems({ method, url, status: res.status, contentType, body });
+    if (seenFile) fs.appendFileSync(seenFile, `${method} ${shared.route(url.pathname)?.template ?? url.pathname} ${res.status}\n`);
     if (problems.length) throw new Error(`Response not as the OpenAPI description says (server/http/openapi/):\n${problems.join('\n')}`);
     return res;
   };
