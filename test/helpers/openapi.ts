@@ -23,6 +23,8 @@ export interface DescribedResponse {
   contentType: string | null;
   /** The body text (read only for JSON responses; null otherwise). */
   body: string | null;
+  /** The response's headers, to check the ones the description says are always sent. */
+  headers?: Headers;
 }
 
 /** `#/components/schemas/X` → an absolute id ajv can resolve after each component is added under it. */
@@ -100,6 +102,10 @@ export class ResponseValidator {
     }
     const response = (operation.responses[String(r.status)] ?? operation.responses[`${String(r.status)[0]}XX`] ?? operation.responses.default) as ResponseObject | undefined;
     if (!response) return [`${where}: status ${r.status} is not described for ${operation.operationId} (described: ${Object.keys(operation.responses).join(', ')})`];
+    const missing = Object.entries(response.headers ?? {})
+      .filter(([name, h]) => 'required' in h && h.required && r.headers && !r.headers.has(name))
+      .map(([name]) => `${where}: the ${name} header is missing`);
+    if (missing.length) return missing;
     if (method === 'HEAD' || !response.content) return [];
     const mediaType = (r.contentType ?? '').split(';')[0].trim().toLowerCase();
     const media = response.content[mediaType];
@@ -158,7 +164,7 @@ function install(): void {
     // A clone, read in full only for JSON (small); files stream to the caller untouched.
     const body = isJson && method !== 'HEAD' ? await res.clone().text() : null;
     shared ??= new ResponseValidator();
-    const problems = shared.problems({ method, url, status: res.status, contentType, body });
+    const problems = shared.problems({ method, url, status: res.status, contentType, body, headers: res.headers });
     if (seenFile) fs.appendFileSync(seenFile, `${method} ${shared.route(url.pathname)?.template ?? url.pathname} ${res.status}\n`);
     if (problems.length) throw new Error(`Response not as the OpenAPI description says (server/http/openapi/):\n${problems.join('\n')}`);
     return res;

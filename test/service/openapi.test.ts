@@ -209,6 +209,8 @@ test('the response check fails when a response and the description disagree', as
     assert.match(v.problems({ ...real, method: 'PATCH' }).join(''), /PATCH is not described for \/api\/document\/\{id\}/);
     assert.match(v.problems({ ...real, status: 404, body: '{"success":false}' }).join(''), /must have required property 'message'/);
     assert.deepEqual(v.problems({ ...real, status: 404, body: '{"success":false,"message":"Document not found."}' }), []);
+    assert.match(v.problems({ ...real, headers: new Headers({ 'content-type': 'application/json' }) }).join(''), /the X-Request-Id header is missing/);
+    assert.deepEqual(v.problems({ ...real, headers: res.headers }), []);
   } finally {
     await s.close();
   }

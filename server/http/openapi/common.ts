@@ -50,6 +50,7 @@ export function fileResponse(description: string, types: string[]): ResponseObje
     description,
     headers: {
       'Content-Disposition': {
+        required: true,
         description: '`attachment; filename="…"` (plus `filename*=UTF-8\'\'…` for non-ASCII names); `inline` with `inline=1` where offered.',
         schema: { type: 'string' },
       },

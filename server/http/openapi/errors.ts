@@ -80,6 +80,7 @@ export function errorResponse(code: HttpErrorCode, messages: string[], errors?: 
   });
   return {
     description: `\`${code}\`: ${CATALOGUE[code].meaning}`,
+    ...(code === 'unauthenticated' ? { headers: { 'WWW-Authenticate': { required: true, description: '`Bearer`.', schema: { const: 'Bearer' } } } } : {}),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, examples } },
   };
 }

@@ -15,7 +15,7 @@ import { pageSchemas } from './pagination.js';
 import { serviceArea } from './service.js';
 import { templatesArea } from './templates.js';
 import { tokensArea } from './tokens.js';
-import type { Area, PathItem, Schema } from './types.js';
+import type { Area, PathItem, ResponseObject, Schema } from './types.js';
 
 export type { Area, Schema } from './types.js';
 
@@ -68,7 +68,7 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER): OpenApiDocumen
     }
   }
   // A fresh copy each time: the areas' objects are shared, and a caller (swagger-parser) may rewrite what it gets.
-  return structuredClone({
+  const doc: OpenApiDocument = structuredClone({
     openapi: '3.1.0',
     info: {
       title: 'docloom API',
@@ -94,4 +94,16 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER): OpenApiDocumen
       },
     },
   });
+  // Every response carries the request id (the one a 500 body repeats) — except a 403 of the Host guard, which
+  // refuses a foreign Host before a request gets one.
+  for (const item of Object.values(doc.paths)) {
+    for (const op of [item.get, item.put, item.post, item.delete]) {
+      for (const [status, r] of Object.entries(op?.responses ?? {})) {
+        const res = r as ResponseObject;
+        const header = { required: status !== '403', description: 'The id of this request in the service log.', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } };
+        res.headers = { 'X-Request-Id': header, ...res.headers };
+      }
+    }
+  }
+  return doc;
 }

@@ -23,6 +23,8 @@ export interface MediaType {
 
 export interface Header {
   description: string;
+  /** Always sent with this response (test/helpers/openapi.ts checks it is there). */
+  required?: boolean;
   schema: Schema;
 }
 
