@@ -63,7 +63,11 @@ export function fileResponse(description: string, types: string[]): ResponseObje
  * A body every route with one accepts as multipart/form-data (the interface's type), urlencoded, or JSON. Form
  * fields are strings; `json` overrides a field's schema in a JSON body (say `data` as an object).
  */
-export function formBody(fields: Record<string, Schema>, required: string[], opts: { json?: Record<string, Schema>; files?: Record<string, Schema>; example?: unknown; description?: string } = {}): RequestBody {
+export function formBody(
+  fields: Record<string, Schema>,
+  required: string[],
+  opts: { json?: Record<string, Schema>; files?: Record<string, Schema>; multipartOnly?: boolean; example?: unknown; description?: string } = {},
+): RequestBody {
   const files = opts.files ?? {};
   const examples = opts.example === undefined ? undefined : { example: { value: opts.example } };
   const body: RequestBody = {
@@ -71,7 +75,7 @@ export function formBody(fields: Record<string, Schema>, required: string[], opt
     content: { 'multipart/form-data': { schema: { type: 'object', required, properties: { ...fields, ...files } }, ...(examples ? { examples } : {}) } },
   };
   // A file travels only in multipart: a body that must carry one has no other form.
-  if (!required.some((name) => name in files)) {
+  if (!opts.multipartOnly) {
     body.content['application/x-www-form-urlencoded'] = { schema: { type: 'object', required, properties: fields } };
     body.content['application/json'] = { schema: { type: 'object', required, properties: { ...fields, ...(opts.json ?? {}) } }, ...(examples ? { examples } : {}) };
   }

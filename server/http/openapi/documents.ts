@@ -91,7 +91,11 @@ const documentBody = success({ document: ref('Document') });
 
 const createFields: Record<string, Schema> = {
   template_id: { type: 'string', description: "The template's uuid (or its integer id).", examples: [TEMPLATE_UUID] },
-  data: { type: 'string', contentMediaType: 'application/json', description: "A JSON object: keys are the template's variable names." },
+  data: {
+    type: 'string',
+    contentMediaType: 'application/json',
+    description: "A JSON object: keys are the template's variable names. In multipart it may also be a file part (`curl -F data=@data.json`).",
+  },
   output_type: { type: 'string', enum: Object.keys(CONTENT_TYPES), description: "Default the template's `output_filetype`; `docx` for DOCX templates." },
   output_filename: { type: 'string', description: "Default the template's pattern with its tags filled, else its name; the extension is appended." },
   test: flagField('1 makes a test document (watermarked); default 0.'),
@@ -169,7 +173,6 @@ export const documentsArea: Area = {
         parameters: [{ name: 'Idempotency-Key', in: 'header', description: 'Makes a retry safe (kept 24 hours per token; ≤ 255 characters).', schema: { type: 'string', maxLength: 255 } }],
         requestBody: formBody(createFields, ['template_id', 'data'], {
           json: { data: { description: 'A JSON object, or a string holding one.', anyOf: [{ type: 'object' }, { type: 'string' }] } },
-          files: { data: { description: 'A `data` part sent as a file (`curl -F data=@data.json`) is read as the field.', type: 'string', contentMediaType: 'application/json' } },
           example: { template_id: TEMPLATE_UUID, data: JSON.stringify(DATA_EXAMPLE), output_type: 'pdf', output_filename: 'Invoice INV-0042', test: '0' },
         }),
         responses: {

@@ -176,7 +176,7 @@ export const templatesArea: Area = {
         summary: 'Create a template from a file',
         description: 'A template with errors is refused with 422 listing every problem with its place (at most 100, then `more_errors`).',
         tags: ['Templates'],
-        requestBody: formBody(settingsFields, ['file'], { files: { file: fileField }, example: { file: '(the bytes of invoice.docx)', name: 'Invoice', output_filename: 'Invoice {{number}}', expiration: DEFAULT_EXPIRATION } }),
+        requestBody: formBody(settingsFields, ['file'], { files: { file: fileField }, multipartOnly: true, example: { file: '(the bytes of invoice.docx)', name: 'Invoice', output_filename: 'Invoice {{number}}', expiration: DEFAULT_EXPIRATION } }),
         responses: {
           '201': jsonResponse('Created.', templateBody, { success: true, template: templateExample(0) }),
           ...uploadErrors(true),
