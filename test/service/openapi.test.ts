@@ -13,8 +13,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Express } from 'express';
 import { loadConfig, projectRoot } from '../../server/config.js';
 import { createApp } from '../../server/http/app.js';
-import { buildOpenApi, type OpenApiDocument } from '../../server/http/openapi/index.js';
-import type { Method, Operation, ResponseObject, Schema } from '../../server/http/openapi/types.js';
+import { AREAS, buildOpenApi, type OpenApiDocument } from '../../server/http/openapi/index.js';
+import { exact, jsonResponse, ref, standardErrors, success } from '../../server/http/openapi/common.js';
+import type { Area, Method, Operation, ResponseObject, Schema } from '../../server/http/openapi/types.js';
 import { CATALOGUE, type ErrorCode } from '../../server/errors/catalogue.js';
 import { createServices } from '../../server/services/index.js';
 import { createLogger } from '../../server/services/log.js';
@@ -145,6 +146,32 @@ test("every example in the description is valid by the description's own schema"
     }
   }
   assert.ok(checked > 40, `examples checked: ${checked}`);
+});
+
+test('a new area is one file: its paths, schemas and tag join the description, and its extend changes existing resources', async () => {
+  const extra: Area = {
+    tag: { name: 'Extra', description: 'An area added later.' },
+    schemas: { Extra: exact({ id: { type: 'integer' } }) },
+    paths: {
+      '/api/extra/{id}': {
+        get: { operationId: 'getExtra', summary: 'Get an extra', tags: ['Extra'], responses: { '200': jsonResponse('It.', success({ extra: ref('Extra') })), ...standardErrors({ auth: 'any' }) } },
+      },
+    },
+    extend({ schemas }) {
+      for (const name of ['Document', 'DocumentListItem']) {
+        const s = schemas[name] as { properties: Record<string, Schema>; required: string[] };
+        s.properties.extra_id = { type: ['integer', 'null'] };
+        s.required.push('extra_id');
+      }
+    },
+  };
+  const doc = buildOpenApi(undefined, [...AREAS, extra]);
+  await SwaggerParser.validate(structuredClone(doc) as never);
+  assert.ok(doc.paths['/api/extra/{id}'].get);
+  assert.ok(doc.tags.some((t) => t.name === 'Extra'));
+  assert.ok((doc.components.schemas.Document.required as string[]).includes('extra_id'));
+  // The areas' own objects are untouched: the description without the extra area is as before.
+  assert.equal((buildOpenApi().components.schemas.Document.required as string[]).includes('extra_id'), false);
 });
 
 test('GET /api/openapi.json needs no token and names the running service; GET /api/reference renders it offline', async () => {

@@ -4,7 +4,9 @@
  * every route the app registers must be here and every path here must be a route (test/service/openapi.test.ts),
  * and every response the service tests receive is validated against it (test/helpers/openapi.ts).
  *
- * Each area of the API is one file exporting an Area; a new area is a new file and a line in AREAS.
+ * Each area of the API is one file exporting an Area; a new area is a new file and a line in AREAS. An area that
+ * also changes existing resources (batches put `batch_id` on documents and a `batch_id` filter on their list) does
+ * it in its `extend`, so it stays one file.
  */
 import { createRequire } from 'node:module';
 import { projectRoot } from '../../config.js';
@@ -19,7 +21,7 @@ import type { Area, PathItem, ResponseObject, Schema } from './types.js';
 
 export type { Area, Schema } from './types.js';
 
-const AREAS: Area[] = [documentsArea, templatesArea, serviceArea, tokensArea, metaArea];
+export const AREAS: readonly Area[] = [documentsArea, templatesArea, serviceArea, tokensArea, metaArea];
 
 /** Where docs/openapi.json says the service is: the default address (the served copy names the real one). */
 export const DEFAULT_SERVER = 'http://127.0.0.1:7463';
@@ -53,11 +55,11 @@ const DESCRIPTION = [
   '- Every response has an `X-Request-Id` header; unknown fields and query parameters are ignored.',
 ].join('\n');
 
-/** The description; `serverUrl` is the address it names (the running service's own when served). */
-export function buildOpenApi(serverUrl: string = DEFAULT_SERVER): OpenApiDocument {
+/** The description; `serverUrl` is the address it names (the running service's own when served). `areas`: for tests. */
+export function buildOpenApi(serverUrl: string = DEFAULT_SERVER, areas: readonly Area[] = AREAS): OpenApiDocument {
   const paths: Record<string, PathItem> = {};
   const schemas: Record<string, Schema> = { ...errorSchemas, ...pageSchemas };
-  for (const area of AREAS) {
+  for (const area of areas) {
     for (const [p, item] of Object.entries(area.paths)) {
       if (paths[p]) throw new Error(`OpenAPI: path ${p} described twice`);
       paths[p] = item;
@@ -68,6 +70,8 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER): OpenApiDocumen
     }
   }
   // A fresh copy each time: the areas' objects are shared, and a caller (swagger-parser) may rewrite what it gets.
+  const parts = structuredClone({ paths, schemas });
+  for (const area of areas) area.extend?.(parts);
   const doc: OpenApiDocument = structuredClone({
     openapi: '3.1.0',
     info: {
@@ -78,11 +82,11 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER): OpenApiDocumen
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl, description: 'The local docloom service' }],
-    tags: AREAS.map((a) => a.tag),
+    tags: areas.map((a) => a.tag),
     security: [{ bearer: [] }],
-    paths,
+    paths: parts.paths,
     components: {
-      schemas,
+      schemas: parts.schemas,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A token from the GUI\'s "API & tokens" page or `docloom token create --name N`.' },
         signedLink: {

@@ -73,4 +73,9 @@ export interface Area {
   tag: { name: string; description: string };
   paths: Record<string, PathItem>;
   schemas?: Record<string, Schema>;
+  /**
+   * What the area adds to the others', run once every area's paths and schemas are in: a field it puts on a
+   * document, a filter it adds to a list. Keeps a new area one file even when it touches existing resources.
+   */
+  extend?(parts: { paths: Record<string, PathItem>; schemas: Record<string, Schema> }): void;
 }
