@@ -101,6 +101,7 @@ export function createApp(o: AppOptions): Express {
       [/^\/tokens\/?$/, 'GET, HEAD, POST'],
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
       [/^\/(openapi\.json|reference)\/?$/, 'GET, HEAD'],
+      [/^\/gui\/exchange\/?$/, 'POST'],
     ]),
   );
   api.use((_req, res) => sendError(res, 404, 'Not found.'));

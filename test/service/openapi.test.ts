@@ -174,6 +174,22 @@ test('a new area is one file: its paths, schemas and tag join the description, a
   assert.equal((buildOpenApi().components.schemas.Document.required as string[]).includes('extra_id'), false);
 });
 
+test("another method on every described path answers 405 whose Allow header lists exactly the described methods", async () => {
+  const s = await startTestServer();
+  try {
+    const doc = buildOpenApi();
+    for (const [p, item] of Object.entries(doc.paths)) {
+      const url = p.replace(/\{[^}]+\}/g, '1');
+      const res = await s.api(url, { method: 'PATCH' });
+      assert.equal(res.status, 405, `PATCH ${url}`);
+      const described = METHODS.filter((m) => item[m]).flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
+      assert.deepEqual((res.headers.get('allow') ?? '').split(', ').sort(), described.sort(), `Allow of ${p}`);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
 test('GET /api/openapi.json needs no token and names the running service; GET /api/reference renders it offline', async () => {
   const s = await startTestServer();
   try {
