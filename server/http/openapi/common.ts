@@ -2,11 +2,10 @@
  * Building blocks the areas share: references, JSON responses, form bodies (the three content types every body
  * route takes, CONTRACT.md §1), flags, the Laravel datetime and the standard error responses of a route.
  */
-import type { MediaType, Parameter, Ref, RequestBody, ResponseObject, Schema } from './types.js';
+import type { MediaType, Parameter, RequestBody, ResponseObject, Schema } from './types.js';
 import { errorResponse } from './errors.js';
 
 export const ref = (schema: string): Schema => ({ $ref: `#/components/schemas/${schema}` });
-export const paramRef = (name: string): Ref => ({ $ref: `#/components/parameters/${name}` });
 
 /** UTC, Laravel's format with microseconds (CONTRACT.md §1). */
 export const laravelDate: Schema = {
