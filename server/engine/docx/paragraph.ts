@@ -11,7 +11,7 @@ import { readDrawing, readVml, type FloatBox } from './drawing.js';
 import { mergeP, mergeR, readPPr, readRPr, type PProps, type RProps } from './props.js';
 import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
-import { child, childVal, descendants, textOf, type XElement } from './xml.js';
+import { child, childVal, descendants, textOf, type XElement, type XNode } from './xml.js';
 import { bulletText } from './numbering.js';
 import { round2 } from './units.js';
 import { dropped } from './warnings.js';
@@ -32,6 +32,18 @@ const SAFE_LINK = /^(https?:|mailto:)/i;
 
 function safeLink(target: string | undefined): string | undefined {
   return target && SAFE_LINK.test(target.trim()) ? target.trim() : undefined;
+}
+
+/**
+ * A paragraph, table or block-level content control inside a paragraph: not valid WordprocessingML, but written by
+ * some tools; blocks.ts reads it after the paragraph (as Word shows it), so it is passed over here.
+ */
+export function isNestedBlock(node: XNode): boolean {
+  if (typeof node === 'string') return false;
+  if (node.name === 'w:p' || node.name === 'w:tbl') return true;
+  if (node.name !== 'w:sdt') return false;
+  const content = child(node, 'w:sdtContent');
+  return content !== undefined && content.children.some(isNestedBlock);
 }
 
 export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer): Item[] {
@@ -223,7 +235,7 @@ function pushText(builder: Builder, text: string, style: RunStyle): void {
 
 function walkInline(ctx: PartContext, container: XElement, state: InlineState, builder: Builder): void {
   for (const node of container.children) {
-    if (typeof node === 'string') continue;
+    if (typeof node === 'string' || isNestedBlock(node)) continue;
     switch (node.name) {
       case 'w:r':
         readRun(ctx, node, state, builder);
