@@ -102,6 +102,7 @@ export function createApp(o: AppOptions): Express {
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
       [/^\/(openapi\.json|reference)\/?$/, 'GET, HEAD'],
       [/^\/gui\/exchange\/?$/, 'POST'],
+      [/^\/gui\/sign-out\/?$/, 'POST'],
     ]),
   );
   api.use((_req, res) => sendError(res, 404, 'Not found.'));

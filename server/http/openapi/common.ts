@@ -87,6 +87,8 @@ export interface ErrorSet {
   auth: 'none' | 'any' | 'write';
   /** The route reads a body: 400 (malformed), 413 (over the limit), 415 (an encoding it cannot read). */
   body?: boolean;
+  /** The route's own 403 messages (beyond the read-only token's and the Host guard's). */
+  forbidden?: string[];
   /** The route stores something: 507 when the disk is full. */
   stores?: boolean;
   /** Messages of the route's own 404 (`Document not found.`…), if it has one. */
@@ -102,6 +104,7 @@ export function standardErrors(set: ErrorSet): Record<string, ResponseObject> {
   if (set.auth !== 'none') out['401'] = errorResponse('unauthenticated', ['Unauthenticated.']);
   out['403'] = errorResponse('forbidden', [
     ...(set.auth === 'write' ? ['This action is unauthorized.'] : []),
+    ...(set.forbidden ?? []),
     "This address is not allowed: use http://127.0.0.1 or http://localhost with the service's port.",
   ]);
   if (set.notFound) out['404'] = errorResponse('not_found', set.notFound);

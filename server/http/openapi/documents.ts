@@ -168,7 +168,8 @@ export const documentsArea: Area = {
         summary: 'Create a document',
         description:
           'Renders at once: 201 with the document `completed`, or `failed` with `error` (the record exists). `async=1` answers 202 with it `pending`. ' +
-          'Idempotency-Key: same key + same body → the first response again; another body → 422; the first still running → 409.',
+          'Idempotency-Key: same key + same body → the first response again; another body → 422; the first still running → 409. ' +
+          'A stored template holding tags the template language now refuses → 422 with `errors.template_id` and every tag in `template_errors`.',
         tags: ['Documents'],
         parameters: [{ name: 'Idempotency-Key', in: 'header', description: 'Makes a retry safe (kept 24 hours per token; ≤ 255 characters).', schema: { type: 'string', maxLength: 255 } }],
         requestBody: formBody(createFields, ['template_id', 'data'], {

@@ -36,7 +36,9 @@ export const errorSchemas: Record<string, Schema> = {
         properties: {
           part: { type: 'string', description: 'body, header, footer:first, file, template…' },
           paragraph: { type: 'integer', minimum: 1 },
-          tag: { type: 'string' },
+          tag: { type: 'string', description: 'The tag as written, delimiters included.' },
+          offset: { type: 'integer', minimum: 0, description: "Where the tag starts in its paragraph's text (from 0, in characters)." },
+          column: { type: 'integer', minimum: 1, description: 'Where the fault is in `tag` (from 1): for a malformed expression (`invalid_expression`, `unsupported_tag`).' },
         },
       },
     },

@@ -61,7 +61,8 @@ function fieldsTable(properties: Record<string, Schema>, required: string[]): st
 
 function operationHtml(path: string, method: Method, op: Operation, shared: Array<Parameter | Ref>): string {
   const parts: string[] = [];
-  const publicRoute = Array.isArray(op.security) && op.security.every((s) => !('bearer' in s));
+  // Public when one of its security options is "nothing" (`{}`), as the sign-in exchange's optional bearer.
+  const publicRoute = Array.isArray(op.security) && (op.security.length === 0 || op.security.some((s) => Object.keys(s).length === 0));
   parts.push(
     `<h3 id="op-${esc(op.operationId)}"><span class="method ${method}">${method.toUpperCase()}</span> <code>${esc(path)}</code></h3>`,
     `<p class="summary">${esc(op.summary)}${publicRoute ? ' <span class="badge">no token</span>' : ''}</p>`,

@@ -17,7 +17,15 @@ const schemas: Record<string, Schema> = {
       version: { type: 'string' },
       base_url: { type: 'string', format: 'uri' },
       api_url: { type: 'string', format: 'uri' },
-      token: exact({ id: { type: 'integer' }, name: { type: 'string' }, read_only: { type: 'boolean' } }, 'The token this request came with.'),
+      token: exact(
+        {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          read_only: { type: 'boolean' },
+          kind: { type: 'string', enum: ['api', 'window'], description: "`window`: a browser window's sign-in (POST /api/gui/exchange); `api`: an API token." },
+        },
+        'The token this request came with.',
+      ),
       output_types: { type: 'array', items: { type: 'string' } },
       template_types: { type: 'array', items: { type: 'string' } },
       default_delimiters: { type: 'string' },
@@ -51,7 +59,7 @@ const infoExample = {
   version: '0.1.0',
   base_url: 'http://127.0.0.1:7463',
   api_url: 'http://127.0.0.1:7463/api',
-  token: { id: 3, name: 'GUI', read_only: false },
+  token: { id: 3, name: 'GUI', read_only: false, kind: 'api' },
   output_types: ['pdf', 'docx'],
   template_types: ['docx', 'json'],
   default_delimiters: '{{ }}',
@@ -84,7 +92,7 @@ export const serviceArea: Area = {
       post: {
         operationId: 'previewDocument',
         summary: 'Render a PDF without storing anything',
-        description: 'A data problem that would make a `failed` document answers 422 with its message, also under `errors["data.<field>"]`.',
+        description: 'A data problem that would make a `failed` document answers 422 with its message, also under `errors["data.<field>"]`; a stored template holding tags the template language now refuses, 422 with `template_errors`.',
         tags: ['Service'],
         requestBody: formBody(
           {

@@ -1,6 +1,7 @@
 /** /api/template: list, read, create, update, delete, file (interface §4.5–4.7, CONTRACT.md §4, docs/api.md). */
 import { DEFAULT_EXPIRATION, EXPIRATION_MAX, EXPIRATION_MIN } from '../../services/validate.js';
 import { CATALOGUE, type WarningCode } from '../../errors/catalogue.js';
+import { OTHER_DELIMITERS } from '../../services/import-core.js';
 import { exact, fileResponse, flagField, formBody, jsonResponse, laravelDate, pathParam, query, ref, standardErrors, success } from './common.js';
 import { errorResponse } from './errors.js';
 import { pageOf, pageParameters } from './pagination.js';
@@ -81,20 +82,32 @@ const schemas: Record<string, Schema> = {
       fields: { type: 'array', items: { $ref: '#/components/schemas/TemplateField' }, description: 'Under list, table and condition.' },
     },
   },
-  ImportWarning: exact(
-    {
-      code: { type: 'string', enum: WARNING_CODES },
-      message: { type: 'string' },
-      location: {
-        type: 'object',
-        required: ['part'],
-        additionalProperties: false,
-        properties: { part: { type: 'string' }, element: { type: 'string' } },
+  ImportWarning: {
+    ...exact(
+      {
+        code: { type: 'string', enum: WARNING_CODES },
+        message: { type: 'string' },
+        location: {
+          type: 'object',
+          required: ['part'],
+          additionalProperties: false,
+          properties: { part: { type: 'string' }, element: { type: 'string' } },
+        },
+        count: { type: 'integer', minimum: 1 },
+        suggested_delimiters: {
+          type: 'string',
+          enum: OTHER_DELIMITERS.map((pair) => pair.join(' ')),
+          description: '`no_tags_found` only: the delimiters with which the file has tags (`count` fields); PUT them as `delimiters`.',
+        },
       },
-      count: { type: 'integer', minimum: 1 },
-    },
-    'Something an accepted template import left out or changed, per code, part and element.',
-  ),
+      'Something an accepted template import left out or changed, per code, part and element.',
+    ),
+    required: ['code', 'message', 'location', 'count'],
+    // `suggested_delimiters` comes with `no_tags_found` and only with it.
+    if: { properties: { code: { const: 'no_tags_found' } } },
+    then: { properties: { suggested_delimiters: true }, required: ['suggested_delimiters'] },
+    else: { properties: { suggested_delimiters: false } },
+  },
   Template: templateSchema({ type: 'integer', enum: [0, 1], description: 'An integer in the single-template response, as the interface types it.' }, 'A template (GET /api/template/{uuid}, create and update).'),
   TemplateListItem: templateSchema({ type: ['boolean', 'null'], description: 'Boolean, or null when never set, in the list, as the interface types it.' }, 'A template in GET /api/template.'),
   TemplatePage: pageOf('TemplateListItem'),
