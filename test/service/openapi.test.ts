@@ -258,3 +258,26 @@ test('the response check fails when a response and the description disagree', as
     await s.close();
   }
 });
+
+test('an import warning carries `suggested_delimiters` with `no_tags_found` and only with it', async () => {
+  const s = await startTestServer();
+  try {
+    const template = await createInvoiceTemplate(s);
+    const res = await s.api(`/api/template/${template.uuid}`);
+    const real = (await json(res)) as { template: Record<string, unknown> };
+    const v = new ResponseValidator();
+    const url = new URL(`${s.url}/api/template/${template.uuid}`);
+    const check = (warning: Record<string, unknown>): string =>
+      v
+        .problems({ method: 'GET', url, status: 200, contentType: 'application/json; charset=utf-8', headers: res.headers, body: JSON.stringify({ ...real, template: { ...real.template, import_warnings: [warning] } }) })
+        .join('\n');
+    const base = { message: 'No {{ }} tags found; 7 tags use { }.', location: { part: 'file' }, count: 7 };
+    assert.equal(check({ code: 'no_tags_found', ...base, suggested_delimiters: '{ }' }), '');
+    assert.match(check({ code: 'no_tags_found', ...base }), /must have required property 'suggested_delimiters'/);
+    assert.match(check({ code: 'no_tags_found', ...base, suggested_delimiters: '{{ }}' }), /suggested_delimiters must be equal to one of the allowed values/);
+    assert.match(check({ code: 'macros_removed', ...base, suggested_delimiters: '{ }' }), /suggested_delimiters.*boolean schema is false|must match "else" schema/s);
+    assert.equal(check({ code: 'macros_removed', ...base }), '');
+  } finally {
+    await s.close();
+  }
+});
