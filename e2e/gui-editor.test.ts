@@ -318,7 +318,8 @@ describe('GUI: the Generate page data editor, typed into like a person', () => {
 
   it('keeps an edit when Chromium is killed 1 s after the last key (a new browser on the same profile)', async (t: TestContext) => {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-profile-'));
-    t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
+    // Chromium's last writes into the profile can outlive its process by a moment: retry the removal.
+    t.after(() => fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
     const first = await startProfileBrowser(profile);
     try {
       const p = await signedInPage(first.browser);
