@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess, type Finished } from '../helpers/process.js';
+import { certificateCsv } from './fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'server', 'cli.ts');
@@ -25,19 +26,6 @@ function batch(args: string[]): Promise<Finished> {
     env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', DOCLOOM_DATA_DIR: path.join(dir, 'data') },
     timeout: 300_000,
   });
-}
-
-function quote(s: string): string {
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The issue's CSV: BOM, CRLF, `"Person N, Jr."`, a dotted header, TRUE/false, some empty cells. */
-function certificateCsv(rows: number): string {
-  const lines = ['certificate_id,recipient,course,date,instructor.name,with_honors,hours'];
-  for (let i = 1; i <= rows; i++) {
-    lines.push([`C-${String(i).padStart(4, '0')}`, `Person ${i}, Jr.`, `Course "${i % 7}"`, '2026-11-02', `Dr. Teacher ${i}`, i % 2 ? 'TRUE' : 'false', i % 3 ? String(i % 40) : ''].map(quote).join(','));
-  }
-  return '\uFEFF' + lines.join('\r\n') + '\r\n';
 }
 
 function text(file: string): string {
