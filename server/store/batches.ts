@@ -110,6 +110,13 @@ export class BatchRepository {
   /** Moves the checked rows file into the batch's folder (durably), then writes the record (durably). */
   async create(record: BatchRecord, upload: string): Promise<void> {
     const dest = this.rowsFile(record);
+    // The upload was written by the body parser without an fsync: its bytes are made durable before it counts.
+    const handle = await fs.promises.open(upload, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
     await fs.promises.mkdir(path.dirname(dest), { recursive: true });
     await syncDir(this.#dir);
     await fs.promises.rename(upload, dest);

@@ -63,7 +63,7 @@ test('SIGKILL mid-batch, start again: the batch completes with every row rendere
     const seen = new Map<number, number>();
     const names = new Set<string>();
     for (let page = 1; ; page++) {
-      const list = (await json(await fetch(`${service.url}/api/document?batch_id=${id}&per_page=100&page=${page}`, { headers: auth }))).documents;
+      const list: Body = (await json(await fetch(`${service.url}/api/document?batch_id=${id}&per_page=100&page=${page}`, { headers: auth }))).documents;
       for (const d of list.data as Body[]) {
         assert.equal(d.status, 'completed');
         names.add(d.output_filename);
