@@ -185,3 +185,21 @@ test('read-only tokens read batches but cannot create, cancel or delete them; DE
   assert.equal((await s.api('/api/batch/abc')).status, 404);
   assert.equal((await s.api('/api/batch/1', { method: 'PUT' })).status, 405);
 });
+
+test('cancel stops what is left: status cancelled, no row starts after it, the documents made stay', async () => {
+  const made = await postBatch({ template_id: templateId }, { name: 'rows.csv', text: certificateCsv(300) });
+  assert.equal(made.status, 202);
+  const id = made.body.batch.id as number;
+  const cancelled = await s.api(`/api/batch/${id}/cancel`, { method: 'POST' });
+  assert.equal(cancelled.status, 200);
+  assert.equal(((await cancelled.json()) as Body).batch.status, 'cancelled');
+  // Rows in flight when it was cancelled end without a document; give them time, then nothing more may appear.
+  await new Promise((r) => setTimeout(r, 1000));
+  const { batch } = await get(`/api/batch/${id}`);
+  assert.equal(batch.status, 'cancelled');
+  assert.ok(batch.done < 300, `stopped early (${batch.done} done)`);
+  const docs = (await get(`/api/document?batch_id=${id}`)).documents.total as number;
+  assert.equal(docs, batch.done + batch.failed, 'a document per counted row, and only those');
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal((await get(`/api/document?batch_id=${id}`)).documents.total, docs, 'no row started after the cancel');
+});
