@@ -5,8 +5,9 @@
  *   node --import tsx bench/batch.ts [rows=1000] [bigRows=100000] [workers=2]
  *
  * - engine: compileTemplate once, renderPdf of each row in a loop on one thread (the sequential rate);
- * - CLI: `docloom batch … -o DIR --concurrency <workers>` as a child process; its summary line's doc/s (from the
- *   first row to the last file written) and its CPU time per document;
+ * - CLI: `docloom batch … -o DIR --concurrency <workers>` as a child process (bin/docloom.js over dist/ when
+ *   `npm run build:server` has been run, as `npx docloom` does; tsx otherwise, which adds its start-up); its
+ *   summary line's doc/s (from the first row to the last file written) and its CPU time per document;
  * - API: POST /api/batch with the same CSV to a real service with <workers> render workers, 202 → `completed`;
  *   meanwhile a single POST /api/document every 100 ms, whose latency is compared with the same request idle;
  * - memory: the CLI's peak RSS (/usr/bin/time's maximum resident set, all threads) for `rows` and for `bigRows`.
@@ -27,6 +28,9 @@ const WORKERS = Number(process.argv[4] ?? 2);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CERTIFICATE = path.join(ROOT, 'resources', 'templates', 'certificate.json');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-batch-'));
+/** `npx docloom` runs the compiled CLI (bin/docloom.js over dist/): measured that way when dist/ is built. */
+const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'server', 'batch', 'cli-batch.js'));
+const CLI = BUILT ? [path.join(ROOT, 'bin', 'docloom.js')] : ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts')];
 
 function quote(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -80,7 +84,7 @@ interface CliRun {
 /** `docloom batch` under /usr/bin/time (peak RSS and CPU of the whole process, every thread). */
 async function cli(csv: string, out: string): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, '--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'batch', CERTIFICATE, csv, '-o', out, '--name', '{{certificate_id}}', '--concurrency', String(WORKERS)], {
+  const child = spawn('/usr/bin/time', ['-f', 'TIME %M %U %S', process.execPath, ...CLI, 'batch', CERTIFICATE, csv, '-o', out, '--name', '{{certificate_id}}', '--concurrency', String(WORKERS)], {
     cwd: ROOT,
     env: { ...process.env, DOCLOOM_DATA_DIR: path.join(tmp, 'data'), DOCLOOM_LIMIT_BATCH_ROWS: String(Math.max(BIG_ROWS, ROWS)) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -96,7 +100,7 @@ async function cli(csv: string, out: string): Promise<CliRun> {
 }
 
 try {
-  console.log(`bench/batch: certificate.json, ${fmt(ROWS)} rows (memory also at ${fmt(BIG_ROWS)}), ${WORKERS} workers, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`bench/batch: certificate.json, ${fmt(ROWS)} rows (memory also at ${fmt(BIG_ROWS)}), ${WORKERS} workers, ${os.availableParallelism()} cores, CLI ${BUILT ? 'dist/' : 'tsx (dist/ not built)'}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const small = path.join(tmp, 'rows.csv');
   await writeCsv(small, ROWS);
 

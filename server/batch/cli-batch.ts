@@ -131,10 +131,16 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
   }
 
   const limits = { rows: config.limits.batchRows, bytes: config.limits.batchBytes };
+  // Started before the check so the threads load the engine while the file is read through.
+  let progress: Progress | null = null;
+  const pool = createRenderer(o.concurrency, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, (line) =>
+    progress ? progress.note(`docloom: ${line}`) : console.error(`docloom: ${line}`),
+  );
   let total: number;
   try {
     total = (await scanRows(o.rows, { limits, sheet: o.sheet })).total;
   } catch (err) {
+    await pool.close();
     if (err instanceof RowsError) {
       console.error(`${o.rows}: ${err.describe()}`);
       return 1;
@@ -156,10 +162,10 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
   const zip = o.zip ? new ZipWriter(fs.createWriteStream(o.zip)) : null;
   const merger = o.merge ? new PdfMerger() : null;
   const inOrder = merger ? new InOrder<Uint8Array>((bytes) => merger.add(bytes)) : null;
-  const progress = new Progress({ total, stream: process.stderr });
-  const pool = createRenderer(o.concurrency, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, (line) => progress.note(`docloom: ${line}`));
+  progress = new Progress({ total, stream: process.stderr });
+  const bar = progress;
 
-  const job = (row: Row): RenderJob => ({
+  const job = (row: Row, name: string): RenderJob => ({
     key: template.key,
     templatePath: template.path,
     kind: template.kind,
@@ -168,7 +174,7 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
     test: o.test,
     password,
     locale: o.locale ?? null,
-    metadata: { title: names.base(row.row, row.data).replace(/\.[^.]+$/, ''), creator: 'docloom' },
+    metadata: { title: name.replace(/\.[^.]+$/, ''), creator: 'docloom' },
     output: outputType === 'docx' ? 'docx' : 'pdf',
     editableCopy: false,
     allowPrivateNetwork: config.allowPrivateNetwork,
@@ -178,10 +184,10 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
   const one = async (row: Row): Promise<void> => {
     // Names are claimed in row order (this runs synchronously up to the render), so they do not depend on timing.
     const name = names.unique(row.row, row.data);
-    const outcome = await pool.render(job(row), 'batch');
+    const outcome = await pool.render(job(row, name), 'batch');
     if (!outcome.ok) {
-      progress.tick(false);
-      progress.note(`row ${row.row}: ${outcome.field ? `${outcome.field}: ` : ''}${outcome.message} (${outcome.code})`);
+      bar.tick(false);
+      bar.note(`row ${row.row}: ${outcome.field ? `${outcome.field}: ` : ''}${outcome.message} (${outcome.code})`);
       errors.add({ row: row.row, field: outcome.field ?? null, code: outcome.code, message: outcome.message });
       await inOrder?.put(row.row, null);
       return;
@@ -189,7 +195,7 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
     if (o.outDir) await writeWhole(path.join(o.outDir, name), outcome.bytes);
     if (zip) await zip.add(name, outcome.bytes);
     await inOrder?.put(row.row, outcome.bytes);
-    progress.tick(true);
+    bar.tick(true);
   };
 
   // Rows in flight: enough to keep every worker fed (the pool queues 2 per worker), few enough that memory stays flat.
@@ -219,7 +225,7 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
     await pool.close();
     await errors.close().catch(() => undefined);
   }
-  progress.finish();
+  bar.finish();
   if (fatal) {
     console.error(`docloom: the batch stopped: ${fatal.message}`);
     return 1;

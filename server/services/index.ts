@@ -66,8 +66,9 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     templates,
     renderer,
     limits: config.limits,
-    // Two rows per render worker keep each one busy (the pool hands a worker its next job while it renders).
-    inFlight: Math.max(2, config.renderWorkers * 2 + 2),
+    // Rows past the render (file and record being made durable) overlap their fsyncs, which group commit shares:
+    // with only the pool's two per worker in flight, a batch would wait on the disk between renders.
+    inFlight: Math.max(16, config.renderWorkers * 8),
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
   });
