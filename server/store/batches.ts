@@ -56,6 +56,8 @@ export class BatchRepository {
   readonly #file: CoalescingJsonFile<BatchesFile>;
   #data: BatchesFile = { last_id: 0, batches: [] };
   readonly #byId = new Map<number, BatchRecord>();
+  /** A write of progress counters waiting for its second (update with persist false). */
+  #later: NodeJS.Timeout | null = null;
 
   private constructor(readonly layout: Layout) {
     this.#dir = path.join(layout.dataDir, 'batches');
@@ -134,14 +136,23 @@ export class BatchRepository {
     }
   }
 
-  /** Changes a record in place; with `persist` the promise resolves once it is on disk. */
+  /**
+   * Changes a record in place. `persist` true: the promise resolves once it is on disk; false (progress counters,
+   * which a restart counts again anyway): written within a second, with whatever else changed by then — one
+   * write per second however fast rows finish.
+   */
   update(id: number, patch: Partial<Omit<BatchRecord, 'id'>>, persist = true): Promise<void> {
     const record = this.#byId.get(id);
     if (!record) return Promise.resolve();
     Object.assign(record, patch);
-    const written = this.#file.write(this.#data);
-    return persist ? written : written.catch(() => undefined);
+    if (persist) return this.#file.write(this.#data);
+    this.#later ??= setTimeout(() => {
+      this.#later = null;
+      this.#file.write(this.#data).catch(() => undefined);
+    }, 1000).unref();
+    return Promise.resolve();
   }
+
 
   /** Removes the record (durably), then its folder. */
   async remove(id: number): Promise<void> {
@@ -153,7 +164,13 @@ export class BatchRepository {
     await fs.promises.rm(path.dirname(this.rowsFile(record)), { recursive: true, force: true });
   }
 
-  flush(): Promise<void> {
-    return this.#file.flush();
+  /** Writes what is waiting (progress counters) and resolves once everything is on disk. */
+  async flush(): Promise<void> {
+    if (this.#later) {
+      clearTimeout(this.#later);
+      this.#later = null;
+      await this.#file.write(this.#data).catch(() => undefined);
+    }
+    await this.#file.flush();
   }
 }
