@@ -62,6 +62,12 @@ export class BatchService {
   /** Records of rows inserted in memory and not yet written: one id per shard is enough to write that shard. */
   readonly #unsaved = new Map<number, number>();
   #saveTimer: NodeJS.Timeout | null = null;
+  /**
+   * Output files being written at once. A durable write holds a libuv thread through its fsyncs, and Node has four:
+   * rows writing without a bound would keep a single document's write (and every other file operation of the
+   * service) queued behind theirs.
+   */
+  readonly #writes = new Limit(2);
 
   constructor(private readonly deps: BatchServiceDeps) {}
 
@@ -380,10 +386,29 @@ export class BatchService {
       updated_at: now,
     };
     if (!outcome.ok && outcome.internal) this.deps.log(`batch ${b.id} row ${row}: render failed: ${outcome.detail ?? outcome.message}`);
-    if (outcome.ok) await this.deps.files.write(id, b.output_type, outcome.bytes);
+    if (outcome.ok) await this.#writes.run(() => this.deps.files.write(id, b.output_type, outcome.bytes));
     await this.deps.documents.insert(doc, false);
     this.#saveSoon(id);
     return outcome.ok;
   }
 }
 
+
+/** At most `max` of the functions given run at once; the others wait their turn in order. */
+class Limit {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active++;
+    try {
+      return await fn();
+    } finally {
+      this.#active--;
+      this.#waiting.shift()?.();
+    }
+  }
+}
