@@ -58,6 +58,8 @@ export class BatchRepository {
   readonly #byId = new Map<number, BatchRecord>();
   /** A write of progress counters waiting for its second (update with persist false). */
   #later: NodeJS.Timeout | null = null;
+  /** A write failed: what is in memory is newer than the file. */
+  #dirty = false;
 
   private constructor(readonly layout: Layout) {
     this.#dir = path.join(layout.dataDir, 'batches');
@@ -145,7 +147,13 @@ export class BatchRepository {
     const record = this.#byId.get(id);
     if (!record) return Promise.resolve();
     Object.assign(record, patch);
-    if (persist) return this.#file.write(this.#data);
+    if (persist) {
+      return this.#file.write(this.#data).catch((err: unknown) => {
+        // Not on disk (a full disk): flush() tries again, so a status reached on a full disk is kept once there is room.
+        this.#dirty = true;
+        throw err;
+      });
+    }
     this.#later ??= setTimeout(() => {
       this.#later = null;
       this.#file.write(this.#data).catch(() => undefined);
@@ -166,11 +174,14 @@ export class BatchRepository {
 
   /** Writes what is waiting (progress counters) and resolves once everything is on disk. */
   async flush(): Promise<void> {
-    if (this.#later) {
-      clearTimeout(this.#later);
+    if (this.#later || this.#dirty) {
+      if (this.#later) clearTimeout(this.#later);
       this.#later = null;
-      await this.#file.write(this.#data).catch(() => undefined);
+      this.#dirty = false;
+      await this.#file.write(this.#data).catch(() => {
+        this.#dirty = true;
+      });
     }
-    await this.#file.flush();
+    await this.#file.flush().catch(() => undefined);
   }
 }
