@@ -1,6 +1,6 @@
 /**
  * A batch from the GUI in Chromium against a real service (issue #15): on the Generate page of the certificate
- * template, pick a CSV, see its columns matched to the fields, start, watch it reach `Completed`, download the
+ * template, pick a CSV, see its columns matched to the fields, preview row 3's PDF, start, watch it reach `Completed`, download the
  * zip (checked with unzip -l and pdftotext); a past batch is listed. Every request stays on the local service.
  */
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,10 @@ import { launchBrowser, openGui, type GuiPage } from './helpers/browser.js';
 import { downloadBytes, pickFile } from './helpers/gui.js';
 import { uploadTemplate } from './helpers/seed.js';
 import { certificateCsv } from '../test/batch/fixtures.js';
+import type { PageDocument } from './helpers/page-dom.js';
+
+// In-page code below runs in the browser (see helpers/page-dom.ts).
+declare const document: PageDocument;
 
 describe('GUI: a batch from a CSV on the Generate page → progress → zip', () => {
   let server: TestServer;
@@ -47,6 +51,15 @@ describe('GUI: a batch from a CSV on the Generate page → progress → zip', ()
     const text = (await columns.textContent()) ?? '';
     for (const name of ['certificate_id', 'recipient', 'instructor.name', 'with_honors']) assert.ok(text.includes(name), `${name} matched: ${text}`);
     assert.match(text, /Fields no column fills:.*logo/);
+
+    // The row picker: row 3 previewed as the batch will read it.
+    await page.getByLabel('Row', { exact: true }).fill('3');
+    await page.getByTestId('batch-preview').click();
+    await page.waitForFunction(() => {
+      const layers = Array.from(document.querySelectorAll('[data-testid="batch-row-preview"] .textLayer'));
+      const text = layers.map((l) => l.textContent ?? '').join(' ').replace(/\s+/g, ' ');
+      return text.includes('Person 3, Jr.') && text.includes('Dr. Teacher 3');
+    }, undefined, { timeout: 30_000 });
 
     await page.getByTestId('batch-start').click();
     await page.locator('[data-testid="batch-progress"][data-status="completed"]').waitFor({ timeout: 60_000 });

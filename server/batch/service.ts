@@ -151,6 +151,32 @@ export class BatchService {
     }
   }
 
+  /**
+   * One row's data as the batch would use it (the GUI previews it with POST /api/preview before starting): the
+   * file is read up to that row, streamed, and removed. A bad file is a RowsError as for a batch.
+   */
+  async row(input: Record<string, unknown>, upload: RowsInput): Promise<{ row: number; data: Record<string, unknown> }> {
+    let file = upload.path;
+    try {
+      const v = new Violations();
+      if (!file) v.add('file', 'The file field is required.');
+      const raw = input.row ?? '1';
+      const wanted = typeof raw === 'string' && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : 0;
+      if (!wanted) v.add('row', 'The row field must be a whole number of at least 1.');
+      const sheet = optionalString(v, 'sheet', input.sheet);
+      v.throwIfAny();
+      let last = 0;
+      for await (const r of readRows(file!, { limits: this.rowsLimits, sheet: sheet || undefined }, upload.filename ?? 'rows')) {
+        if (r.row === wanted) return r;
+        last = r.row;
+      }
+      throw new ServiceError('validation', `The file has ${last} row${last === 1 ? '' : 's'}.`, { errors: { row: [`The file has ${last} row${last === 1 ? '' : 's'}.`] } });
+    } finally {
+      if (file) await fs.promises.rm(file, { force: true });
+      file = undefined;
+    }
+  }
+
   /** Cancels what is left; the documents made so far stay. */
   async cancel(id: number): Promise<BatchRecord> {
     const b = this.get(id);

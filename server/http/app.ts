@@ -95,6 +95,7 @@ export function createApp(o: AppOptions): Express {
       [/^\/template\/[^/]+\/?$/, 'GET, HEAD, PUT, DELETE'],
       [/^\/template\/[^/]+\/file\/?$/, 'GET, HEAD'],
       [/^\/batch\/?$/, 'GET, HEAD, POST'],
+      [/^\/batch\/row\/?$/, 'POST'],
       [/^\/batch\/[^/]+\/?$/, 'GET, HEAD, DELETE'],
       [/^\/batch\/[^/]+\/(errors|download)\/?$/, 'GET, HEAD'],
       [/^\/batch\/[^/]+\/cancel\/?$/, 'POST'],

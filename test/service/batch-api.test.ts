@@ -203,3 +203,23 @@ test('cancel stops what is left: status cancelled, no row starts after it, the d
   await new Promise((r) => setTimeout(r, 500));
   assert.equal((await get(`/api/document?batch_id=${id}`)).documents.total, docs, 'no row started after the cancel');
 });
+
+test('POST /api/batch/row: one row\'s data as the batch reads it (the GUI previews it), also for read-only tokens; nothing kept', async () => {
+  const form = (row: string) => {
+    const f = new FormData();
+    f.append('row', row);
+    f.append('file', new Blob([certificateCsv(5)]), 'rows.csv');
+    return f;
+  };
+  const res = await s.api('/api/batch/row', { method: 'POST', body: form('3'), headers: { authorization: `Bearer ${s.readOnlyToken}` } });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), {
+    success: true,
+    row: 3,
+    data: { certificate_id: certificateId(3), recipient: 'Person 3, Jr.', course: 'Course "3"', date: '2026-11-02', instructor: { name: 'Dr. Teacher 3' }, with_honors: true },
+  });
+  const past = await s.api('/api/batch/row', { method: 'POST', body: form('9') });
+  assert.equal(past.status, 422);
+  assert.deepEqual(((await past.json()) as Body).errors, { row: ['The file has 5 rows.'] });
+  assert.deepEqual(fs.readdirSync(path.join(s.dataDir, 'batches', 'incoming')), []);
+});

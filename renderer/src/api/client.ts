@@ -258,3 +258,11 @@ export async function batchFailures(id: number): Promise<Page<BatchFailure>> {
 export function batchZip(id: number): Promise<Blob> {
   return request<Blob>(`/api/batch/${id}/download`, { as: 'blob' });
 }
+
+/** One row's data as a batch reads it (the row picker's preview). */
+export async function batchRow(file: File, row: number): Promise<Record<string, unknown>> {
+  const form = new FormData();
+  form.set('row', String(row));
+  form.set('file', file, file.name);
+  return (await request<{ data: Record<string, unknown> }>('/api/batch/row', { method: 'POST', body: form })).data;
+}

@@ -108,6 +108,21 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     }
   });
 
+  // One row's data (the GUI's row preview). Any token: nothing is kept.
+  r.post('/batch/row', body, async (req, res) => {
+    const files = ((req.files as Express.Multer.File[] | undefined) ?? []).filter((f) => f.fieldname === 'file');
+    try {
+      const row = await s.batches.row(bodyFields(req), files[0] ? { path: files[0].path, filename: path.basename(files[0].originalname || 'rows') } : {});
+      res.json({ success: true, row: row.row, data: row.data });
+    } catch (err) {
+      if (err instanceof RowsError) {
+        sendRowsError(res, err);
+        return;
+      }
+      throw err;
+    }
+  });
+
   r.get('/batch', (req, res) => {
     const page = pageRequest(req.query as Record<string, unknown>);
     const carried: Array<[string, string]> = [];
