@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CoalescingJsonFile, syncDir } from './json-file.js';
 import { Layout } from './layout.js';
+import { isNoSpace } from '../errors/storage.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 
 export type BatchStatus = 'queued' | 'processing' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
@@ -69,7 +70,13 @@ export class BatchRepository {
   /** Loads the records; removes uploads a crash left in incoming/ and folders without a record. */
   static async open(dataDir: string, log: (line: string) => void = () => undefined): Promise<BatchRepository> {
     const repo = new BatchRepository(new Layout(dataDir));
-    fs.mkdirSync(repo.incomingDir, { recursive: true });
+    try {
+      fs.mkdirSync(repo.incomingDir, { recursive: true });
+    } catch (err) {
+      // A data dir from before batches, opened on a full disk: the service starts; an upload makes the folder later.
+      if (!isNoSpace(err)) throw err;
+      return repo;
+    }
     repo.#data = (await repo.#file.read()) ?? { last_id: 0, batches: [] };
     for (const b of repo.#data.batches) repo.#byId.set(b.id, b);
     for (const name of fs.readdirSync(repo.incomingDir)) fs.rmSync(path.join(repo.incomingDir, name), { force: true, recursive: true });

@@ -63,7 +63,11 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   const limits = s.config.limits;
   const upload = multer({
     storage: multer.diskStorage({
-      destination: s.batches.incomingDir,
+      // A function, so the folder is made when an upload comes (never at start, which must work on a full disk).
+      destination: (_req, _file, cb) => {
+        const dir = s.batches.incomingDir;
+        fs.mkdir(dir, { recursive: true }, (err) => cb(err, dir));
+      },
       filename: (_req, _file, cb) => cb(null, `upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`),
     }),
     defParamCharset: 'utf8',
