@@ -156,7 +156,7 @@ export class BatchService {
    * file is read up to that row, streamed, and removed. A bad file is a RowsError as for a batch.
    */
   async row(input: Record<string, unknown>, upload: RowsInput): Promise<{ row: number; data: Record<string, unknown> }> {
-    let file = upload.path;
+    const file = upload.path;
     try {
       const v = new Violations();
       if (!file) v.add('file', 'The file field is required.');
@@ -173,7 +173,6 @@ export class BatchService {
       throw new ServiceError('validation', `The file has ${last} row${last === 1 ? '' : 's'}.`, { errors: { row: [`The file has ${last} row${last === 1 ? '' : 's'}.`] } });
     } finally {
       if (file) await fs.promises.rm(file, { force: true });
-      file = undefined;
     }
   }
 
