@@ -5,6 +5,8 @@
  * followed: only its target string is kept, for hyperlinks.
  */
 import { EngineError } from '../errors.js';
+import { drawMetafile } from '../images/metafile.js';
+import { maxImagePixels } from '../images/pixel-limit.js';
 import { sniffImage, toDataUri } from '../images/sniff.js';
 import type { DocxLimits } from './limits.js';
 import { relTypeName } from './namespaces.js';
@@ -209,8 +211,18 @@ export class DocxPackage {
         // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
         const image = sniffImage(bytes);
         const format = image ? undefined : pictureFormat(bytes);
+        // EMF and WMF are drawn as PNG (images/metafile.ts) when they can be.
+        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels()) : null;
         // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
-        result = image ? { uri: toDataUri(bytes, image.mime) } : format ? { problem: 'unsupported', target: rel.target, format } : { problem: 'damaged', target: rel.target };
+        result = image
+          ? image.width * image.height > maxImagePixels()
+            ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
+            : { uri: toDataUri(bytes, image.mime) }
+          : metafile
+            ? { uri: toDataUri(metafile.png, 'image/png') }
+            : format
+              ? { problem: 'unsupported', target: rel.target, format }
+              : { problem: 'damaged', target: rel.target };
       }
     } catch (err) {
       // A damaged picture is left out like any picture that cannot be drawn; the document still imports.
@@ -228,7 +240,7 @@ export class DocxPackage {
   }
 }
 
-export type ImageLookup = { uri: string } | { problem: 'missing' | 'damaged' | 'unsupported'; target: string; format?: string };
+export type ImageLookup = { uri: string } | { problem: 'missing' | 'damaged' | 'unsupported' | 'too_large'; target: string; format?: string };
 
 function decodeURIComponentSafe(target: string): string {
   try {

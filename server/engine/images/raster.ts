@@ -1,0 +1,188 @@
+/**
+ * A small RGBA rasteriser for metafile pictures (EMF/WMF): filled polygons (non-zero or even-odd), stroked
+ * polylines (as the union of one quad per segment and a square per joint) and scaled bitmaps. The PDF painter is
+ * not touched: a metafile becomes one PNG (png-encode.ts) that the existing image path draws. No anti-aliasing;
+ * pictures are rasterised at a print resolution, so edges stay fine.
+ */
+import type { RgbaImage } from './rgba.js';
+
+export type Rgba = readonly [number, number, number, number];
+
+/** A polygon as flat [x0, y0, x1, y1, …] in pixels. */
+export type Poly = number[];
+
+interface Edge {
+  yTop: number;
+  yBottom: number;
+  x: number;
+  slope: number;
+  dir: number;
+}
+
+export class Raster implements RgbaImage {
+  readonly data: Uint8Array;
+
+  constructor(readonly width: number, readonly height: number) {
+    this.data = new Uint8Array(width * height * 4);
+  }
+
+  /** Fills polygons together (holes by the rule), sampling pixel centres. */
+  fill(polys: Poly[], evenOdd: boolean, colour: Rgba): void {
+    const edges: Edge[] = [];
+    for (const poly of polys) {
+      const n = poly.length >> 1;
+      for (let i = 0; i < n; i++) {
+        const x0 = poly[i * 2];
+        const y0 = poly[i * 2 + 1];
+        const x1 = poly[((i + 1) % n) * 2];
+        const y1 = poly[((i + 1) % n) * 2 + 1];
+        if (y0 === y1 || !Number.isFinite(x0 + y0 + x1 + y1)) continue;
+        const down = y1 > y0;
+        const [xa, ya, yb] = down ? [x0, y0, y1] : [x1, y1, y0];
+        const slope = (down ? x1 - x0 : x0 - x1) / (yb - ya);
+        edges.push({ yTop: ya, yBottom: yb, x: xa, slope, dir: down ? 1 : -1 });
+      }
+    }
+    if (edges.length === 0) return;
+    edges.sort((a, b) => a.yTop - b.yTop);
+    let next = 0;
+    let active: Edge[] = [];
+    const crossings: { x: number; dir: number }[] = [];
+    const yStart = Math.max(0, Math.floor(edges[0].yTop));
+    for (let y = yStart; y < this.height; y++) {
+      const cy = y + 0.5;
+      while (next < edges.length && edges[next].yTop <= cy) active.push(edges[next++]);
+      active = active.filter((e) => e.yBottom > cy);
+      if (active.length === 0) {
+        if (next >= edges.length) break;
+        continue;
+      }
+      crossings.length = 0;
+      for (const e of active) if (e.yTop <= cy) crossings.push({ x: e.x + (cy - e.yTop) * e.slope, dir: e.dir });
+      crossings.sort((a, b) => a.x - b.x);
+      let winding = 0;
+      for (let i = 0; i < crossings.length - 1; i++) {
+        winding += evenOdd ? 1 : crossings[i].dir;
+        const inside = evenOdd ? (winding & 1) === 1 : winding !== 0;
+        if (inside) this.span(y, crossings[i].x, crossings[i + 1].x, colour);
+      }
+    }
+  }
+
+  /** Pixels whose centre lies in [xa, xb) on row y. */
+  private span(y: number, xa: number, xb: number, c: Rgba): void {
+    const from = Math.max(0, Math.ceil(xa - 0.5));
+    const to = Math.min(this.width, Math.ceil(xb - 0.5));
+    for (let x = from; x < to; x++) this.blend((y * this.width + x) * 4, c[0], c[1], c[2], c[3]);
+  }
+
+  private blend(o: number, r: number, g: number, b: number, a: number): void {
+    const d = this.data;
+    if (a >= 255 || d[o + 3] === 0) {
+      d[o] = r;
+      d[o + 1] = g;
+      d[o + 2] = b;
+      d[o + 3] = a;
+      return;
+    }
+    if (a <= 0) return;
+    const da = d[o + 3] / 255;
+    const sa = a / 255;
+    const oa = sa + da * (1 - sa);
+    d[o] = Math.round((r * sa + d[o] * da * (1 - sa)) / oa);
+    d[o + 1] = Math.round((g * sa + d[o + 1] * da * (1 - sa)) / oa);
+    d[o + 2] = Math.round((b * sa + d[o + 2] * da * (1 - sa)) / oa);
+    d[o + 3] = Math.round(oa * 255);
+  }
+
+  /** Strokes open (or closed) polylines `width` pixels wide. */
+  stroke(lines: { points: Poly; closed: boolean }[], width: number, colour: Rgba): void {
+    const half = Math.max(0.5, width / 2);
+    const polys: Poly[] = [];
+    for (const { points, closed } of lines) {
+      const n = points.length >> 1;
+      const segments = closed ? n : n - 1;
+      for (let i = 0; i < segments; i++) {
+        const x0 = points[i * 2];
+        const y0 = points[i * 2 + 1];
+        const x1 = points[((i + 1) % n) * 2];
+        const y1 = points[((i + 1) % n) * 2 + 1];
+        const len = Math.hypot(x1 - x0, y1 - y0);
+        if (len === 0) continue;
+        const nx = (-(y1 - y0) / len) * half;
+        const ny = ((x1 - x0) / len) * half;
+        polys.push([x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny]);
+      }
+      // Joints (and ends) as squares: quads alone leave notches at corners. Same orientation as the quads above
+      // for every direction, so the non-zero union never cancels out.
+      if (half > 0.75) {
+        for (let i = 0; i < n; i++) {
+          const x = points[i * 2];
+          const y = points[i * 2 + 1];
+          polys.push([x - half, y - half, x - half, y + half, x + half, y + half, x + half, y - half]);
+        }
+      }
+    }
+    this.fillOriented(polys, colour);
+  }
+
+  /** Non-zero fill of shapes each oriented the same way (flipped where needed), so overlaps add up. */
+  private fillOriented(polys: Poly[], colour: Rgba): void {
+    for (const p of polys) {
+      if (signedArea(p) < 0) {
+        const n = p.length >> 1;
+        for (let i = 0; i < n >> 1; i++) {
+          const j = n - 1 - i;
+          [p[i * 2], p[j * 2]] = [p[j * 2], p[i * 2]];
+          [p[i * 2 + 1], p[j * 2 + 1]] = [p[j * 2 + 1], p[i * 2 + 1]];
+        }
+      }
+    }
+    this.fill(polys, false, colour);
+  }
+
+  /**
+   * Draws a bitmap into the rectangle at (x, y) of size w × h pixels (negative sizes mirror it), nearest pixel;
+   * `opaque` ignores the bitmap's alpha.
+   */
+  image(src: RgbaImage, x: number, y: number, w: number, h: number, opaque = true): void {
+    if (w === 0 || h === 0 || src.width === 0 || src.height === 0) return;
+    const left = Math.min(x, x + w);
+    const top = Math.min(y, y + h);
+    const aw = Math.abs(w);
+    const ah = Math.abs(h);
+    const x0 = Math.max(0, Math.ceil(left - 0.5));
+    const x1 = Math.min(this.width, Math.ceil(left + aw - 0.5));
+    const y0 = Math.max(0, Math.ceil(top - 0.5));
+    const y1 = Math.min(this.height, Math.ceil(top + ah - 0.5));
+    const s = src.data;
+    for (let py = y0; py < y1; py++) {
+      let sy = Math.floor(((py + 0.5 - top) / ah) * src.height);
+      if (h < 0) sy = src.height - 1 - sy;
+      sy = Math.min(src.height - 1, Math.max(0, sy));
+      for (let px = x0; px < x1; px++) {
+        let sx = Math.floor(((px + 0.5 - left) / aw) * src.width);
+        if (w < 0) sx = src.width - 1 - sx;
+        sx = Math.min(src.width - 1, Math.max(0, sx));
+        const i = (sy * src.width + sx) * 4;
+        this.blend((py * this.width + px) * 4, s[i], s[i + 1], s[i + 2], opaque ? 255 : s[i + 3]);
+      }
+    }
+  }
+
+  /** True when some pixel was drawn. */
+  inked(): boolean {
+    for (let i = 3; i < this.data.length; i += 4) if (this.data[i] !== 0) return true;
+    return false;
+  }
+}
+
+function signedArea(p: Poly): number {
+  let a = 0;
+  const n = p.length >> 1;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    a += p[i * 2] * p[j * 2 + 1] - p[j * 2] * p[i * 2 + 1];
+  }
+  return a;
+}
