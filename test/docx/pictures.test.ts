@@ -110,10 +110,31 @@ test('a WMF with an ellipse and an embedded bitmap (META_STRETCHDIB) is drawn at
   close(magenta.x0, green.x1, 'bitmap starts where the ellipse box ends');
 });
 
+test('text in an EMF (EMR_EXTTEXTOUTW) is drawn with the bundled font, at its size and place', async () => {
+  const utf16 = (text: string): Uint8Array => Uint8Array.from([...text].flatMap((c) => [c.charCodeAt(0), 0]));
+  const face = new Uint8Array(64);
+  face.set(utf16('Arial'));
+  const emf = emfPicture(RED, BLUE, (r) =>
+    r
+      .emf(82, 2, -100, 0, 0, 0, 400, new Uint8Array(8), face) // EXTCREATEFONTINDIRECTW #2: em = 100 device px = 10 mm
+      .emf(37, 2)
+      .emf(24, Uint8Array.of(0, 0, 0, 0)) // SETTEXTCOLOR black
+      .emf(22, 24) // SETTEXTALIGN TA_BASELINE
+      .emf(84, 0, 0, 0, 0, 1, 0, 0, 600, 300, 2, 76, 0, 0, 0, 0, 0, 0, utf16('HH')), // EXTTEXTOUTW at (600, 300)
+  );
+  const { pdf } = await render(buildDocx({ body: picture('img_text', 144, 72), media: { 'text.emf': emf } }));
+  const black = inkOf(pdf, [0, 0, 0], 60);
+  const blue = inkOf(pdf, BLUE);
+  // 100 mm = 144 pt: the em is 14.4 pt, a capital H (Liberation Sans) 0.716 em tall, its baseline 30 mm down.
+  close(black.y1 - black.y0, 14.4 * 0.716, 'capital height (pt)', 1.5);
+  close(black.y1, blue.y0 + 300 * 0.144, 'baseline (pt)', 1.5);
+  close(black.x0, blue.x0 + 100 * 0.144, 'start (pt)', 2);
+});
+
 test('an EMF that draws nothing readable keeps its place as a grey box of the same size, with a warning', async () => {
-  // Only a text record (EMR_EXTTEXTOUTW, not drawn): nothing to draw.
+  // Only an EMR_SMALLTEXTOUT record (not read): nothing to draw.
   const header = emfPicture(RED, BLUE).slice(0, 108);
-  const text = Uint8Array.of(84, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const text = Uint8Array.of(108, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   const eof = Uint8Array.of(14, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 20, 0, 0, 0);
   const emf = new Uint8Array([...header, ...text, ...eof]);
   const docx = buildDocx({ body: picture('img_text', 144, 72), media: { 'text.emf': emf } });

@@ -1,9 +1,9 @@
 /**
  * EMF ([MS-EMF]) records → a display list (gdi.ts): the picture frame from the header, the page mapping (map
  * modes, window/viewport) and world transform, pens, brushes, paths, polylines/polygons (32- and 16-bit), rectangles,
- * ellipses, round rectangles, and embedded bitmaps (EMR_BITBLT, EMR_STRETCHBLT, EMR_STRETCHDIBITS,
- * EMR_SETDIBITSTODEVICE, EMR_ALPHABLEND). Text, clipping and EMF+ records (in comments) are not read: dual EMF+
- * files carry the same picture in plain EMF records too. Every offset is checked against the record it belongs to.
+ * ellipses, round rectangles, arcs, chords, pies, and embedded bitmaps (EMR_BITBLT, EMR_STRETCHBLT, EMR_STRETCHDIBITS,
+ * EMR_SETDIBITSTODEVICE, EMR_ALPHABLEND), text (EMR_EXTTEXTOUTW/A, with the bundled fonts). Clipping and EMF+
+ * records (in comments) are not read: dual EMF+ files carry the same picture in plain EMF records too. Every offset is checked against the record it belongs to.
  */
 import { decodeDib } from './dib.js';
 import { brush, colorRef, Gdi, MAX_RECORDS, pen, stockObject, type DrawState, type GdiObject } from './gdi.js';
@@ -19,7 +19,7 @@ export interface MetafilePicture {
 /** Smallest valid size of the records read (header fields included). */
 const MIN_SIZE: Record<number, number> = {
   9: 16, 10: 16, 11: 16, 12: 16, 17: 12, 19: 12, 27: 16, 54: 16, 33: 8, 34: 12, 37: 12, 38: 28, 39: 24, 40: 12,
-  42: 24, 43: 24, 44: 32, 49: 12, 82: 12, 93: 12, 94: 12, 95: 44,
+  42: 24, 43: 24, 44: 32, 49: 12, 82: 12, 22: 12, 24: 12, 93: 12, 94: 12, 95: 44,
 };
 
 type Xform = [number, number, number, number, number, number];
@@ -112,6 +112,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
     const obj = index & 0x80000000 ? stockObject(index & 0x7fffffff) : objects.get(index);
     if (obj?.kind === 'pen') gdi.state.pen = obj;
     else if (obj?.kind === 'brush') gdi.state.brush = obj;
+    else if (obj?.kind === 'font') gdi.state.font = obj;
   };
 
   let at = 0;
@@ -216,14 +217,38 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       case 95: // EXTCREATEPEN
         if (has(44)) objects.set(u32(rec + 8), { ...pen(u32(rec + 28), u32(rec + 32), colorRef(view, rec + 40)), ...(u32(rec + 36) === 1 ? { colour: null } : {}) });
         break;
+      case 82: { // EXTCREATEFONTINDIRECTW: LogFont (height, width, escapement, orientation, weight, italic…, face name)
+        if (!has(104)) break;
+        const face = new TextDecoder('utf-16le').decode(bytes.subarray(rec + 40, rec + 104)).replace(/\0.*$/s, '');
+        objects.set(u32(rec + 8), { kind: 'font', height: i32(rec + 12), escapement: i32(rec + 20), bold: i32(rec + 28) >= 600, italic: bytes[rec + 32] !== 0, face, symbol: bytes[rec + 35] === 2 || /^symbol$/i.test(face) });
+        break;
+      }
+      case 22: gdi.state.textAlign = u32(rec + 8); break; // SETTEXTALIGN
+      case 24: gdi.state.textColour = colorRef(view, rec + 8); break; // SETTEXTCOLOR
+      case 83: case 84: { // EXTTEXTOUTA, EXTTEXTOUTW: EmrText at +36 (reference, count, string offset, options, rect, dx offset)
+        if (!has(76)) break;
+        const wide = type === 84;
+        const n = u32(rec + 44);
+        const offString = u32(rec + 48);
+        const offDx = u32(rec + 72);
+        if (n === 0 || n > 65536 || !has(offString + n * (wide ? 2 : 1))) break;
+        const raw = bytes.subarray(rec + offString, rec + offString + n * (wide ? 2 : 1));
+        const chars = wide ? new TextDecoder('utf-16le').decode(raw) : new TextDecoder('latin1').decode(raw);
+        const dx = offDx > 0 && has(offDx + n * 4) ? Array.from({ length: n }, (_, k) => i32(rec + offDx + k * 4)) : undefined;
+        gdi.text(i32(rec + 36), i32(rec + 40), chars, dx);
+        break;
+      }
       case 93: case 94: // CREATEMONOBRUSH, CREATEDIBPATTERNBRUSHPT: a pattern, not drawn
-      case 82: case 49: // EXTCREATEFONTINDIRECTW, CREATEPALETTE
+      case 49: // CREATEPALETTE
         objects.set(u32(rec + 8), type === 93 || type === 94 ? { kind: 'brush', colour: null } : { kind: 'other' });
         break;
       case 40: objects.delete(u32(rec + 8)); break;
       case 42: gdi.ellipse(i32(rec + 8), i32(rec + 12), i32(rec + 16), i32(rec + 20)); break;
       case 43: gdi.rectangle(i32(rec + 8), i32(rec + 12), i32(rec + 16), i32(rec + 20)); break;
       case 44: if (has(32)) gdi.roundRect(i32(rec + 8), i32(rec + 12), i32(rec + 16), i32(rec + 20), i32(rec + 24), i32(rec + 28)); break;
+      case 45: case 46: case 47: // ARC, CHORD, PIE: box, start, end
+        if (has(40)) gdi.arc(type === 45 ? 'arc' : type === 46 ? 'chord' : 'pie', i32(rec + 8), i32(rec + 12), i32(rec + 16), i32(rec + 20), i32(rec + 24), i32(rec + 28), i32(rec + 32), i32(rec + 36));
+        break;
       case 59: gdi.path = []; break; // BEGINPATH
       case 60: break; // ENDPATH: the path stays until it is used
       case 61: { // CLOSEFIGURE

@@ -4,9 +4,10 @@
  * mapping (window/viewport, world transform) turns them into fractions of the picture's frame (0–1 on each axis),
  * so the display list is independent of the resolution it is rasterised at (metafile.ts).
  *
- * Text, clipping, raster operations other than copy, hatches and pattern brushes are not drawn (patterns fill
- * with their colour, or not at all). Every list is bounded (MAX_POINTS): a hostile picture cannot run away.
+ * Text is drawn with the bundled fonts' outlines (glyphs.ts), upright only. Clipping, raster operations other than copy, hatches and pattern brushes are not drawn (hatches fill
+ * with their colour, patterns not at all). Every list is bounded (MAX_POINTS): a hostile picture cannot run away.
  */
+import { glyphFont } from './glyphs.js';
 import type { Poly, Rgba } from './raster.js';
 import type { RgbaImage } from './rgba.js';
 
@@ -28,7 +29,39 @@ export interface Brush {
   colour: Rgba | null;
 }
 
-export type GdiObject = Pen | Brush | { kind: 'other' };
+export interface Font {
+  kind: 'font';
+  /** Logical height: < 0 the em size, > 0 the cell height (em + internal leading), 0 a default. */
+  height: number;
+  bold: boolean;
+  italic: boolean;
+  face: string;
+  /** Tenths of a degree: rotated text is not drawn. */
+  escapement: number;
+  /** The Symbol font (SYMBOL_CHARSET, or a face named Symbol): its codes are mapped to Unicode (symbolChar). */
+  symbol: boolean;
+}
+
+const SYMBOL_UPPER = 'ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ';
+const SYMBOL_LOWER = 'αβχδεφγηιϕκλμνοπθρστυϖωξψζ';
+const SYMBOL_OTHER: Record<number, string> = {
+  0x22: '∀', 0x24: '∃', 0x27: '∋', 0x2a: '∗', 0x2d: '−', 0x40: '≅', 0x5c: '∴', 0x5e: '⊥', 0x7e: '∼', 0xa2: '′', 0xa3: '≤',
+  0xa5: '∞', 0xa7: '♣', 0xab: '↔', 0xac: '←', 0xad: '↑', 0xae: '→', 0xaf: '↓', 0xb0: '°', 0xb1: '±', 0xb2: '″', 0xb3: '≥',
+  0xb4: '×', 0xb5: '∝', 0xb6: '∂', 0xb7: '•', 0xb8: '÷', 0xb9: '≠', 0xba: '≡', 0xbb: '≈', 0xbc: '…', 0xc4: '⊗', 0xc5: '⊕',
+  0xc6: '∅', 0xc7: '∩', 0xc8: '∪', 0xc9: '⊃', 0xca: '⊇', 0xcb: '⊄', 0xcc: '⊂', 0xcd: '⊆', 0xce: '∈', 0xcf: '∉', 0xd0: '∠',
+  0xd1: '∇', 0xd5: '∏', 0xd6: '√', 0xd7: '⋅', 0xd8: '¬', 0xd9: '∧', 0xda: '∨', 0xdb: '⇔', 0xdc: '⇐', 0xde: '⇒', 0xe1: '〈',
+  0xe5: '∑', 0xf1: '〉', 0xf2: '∫',
+};
+
+/** A character of the Symbol font (its code, or the code in the U+F0xx private range) as Unicode. */
+export function symbolChar(code: number): number {
+  const c = code >= 0xf000 && code <= 0xf0ff ? code - 0xf000 : code;
+  if (c >= 0x41 && c <= 0x5a) return SYMBOL_UPPER.codePointAt(c - 0x41) ?? c;
+  if (c >= 0x61 && c <= 0x7a) return SYMBOL_LOWER.codePointAt(c - 0x61) ?? c;
+  return SYMBOL_OTHER[c]?.codePointAt(0) ?? c;
+}
+
+export type GdiObject = Pen | Brush | Font | { kind: 'other' };
 
 /** All points of a picture together: beyond this it is not drawn (a placeholder is). */
 export const MAX_POINTS = 2_000_000;
@@ -70,11 +103,15 @@ export interface DrawState {
   pen: Pen;
   brush: Brush;
   evenOdd: boolean;
+  font: Font | null;
+  textColour: Rgba;
+  /** TA_* flags: horizontal (left 0, right 2, centre 6) and vertical (top 0, bottom 8, baseline 24). */
+  textAlign: number;
 }
 
 export class Gdi {
   readonly ops: Op[] = [];
-  state: DrawState = { pen: { kind: 'pen', colour: BLACK, width: 0 }, brush: { kind: 'brush', colour: [255, 255, 255, 255] }, evenOdd: true };
+  state: DrawState = { pen: { kind: 'pen', colour: BLACK, width: 0 }, brush: { kind: 'brush', colour: [255, 255, 255, 255] }, evenOdd: true, font: null, textColour: BLACK, textAlign: 0 };
   /** Current position, logical. */
   cur: [number, number] = [0, 0];
   /** Open path (between BeginPath and EndPath): figures in frame fractions. */
@@ -190,6 +227,31 @@ export class Gdi {
     this.polygons([out]);
   }
 
+  /**
+   * An elliptic arc of the box (l, t, r, b) from the radial through (xs, ys) to the one through (xe, ye),
+   * counter-clockwise as drawn (GDI's default direction): outlined (arc), closed by its chord, or a pie slice.
+   */
+  arc(kind: 'arc' | 'chord' | 'pie', l: number, t: number, r: number, b: number, xs: number, ys: number, xe: number, ye: number): void {
+    const cx = (l + r) / 2;
+    const cy = (t + b) / 2;
+    const rx = Math.abs(r - l) / 2;
+    const ry = Math.abs(b - t) / 2;
+    if (rx === 0 || ry === 0) return;
+    // Angles measured with y up, so that increasing angles run counter-clockwise on the page.
+    const angle = (x: number, y: number): number => Math.atan2(-(y - cy) / ry, (x - cx) / rx);
+    const from = angle(xs, ys);
+    let to = angle(xe, ye);
+    if (to <= from) to += 2 * Math.PI;
+    const steps = Math.max(2, Math.ceil(((to - from) / (2 * Math.PI)) * ELLIPSE_STEPS));
+    const out: number[] = [];
+    for (let i = 0; i <= steps; i++) {
+      const a = from + ((to - from) * i) / steps;
+      out.push(cx + rx * Math.cos(a), cy - ry * Math.sin(a));
+    }
+    if (kind === 'arc') this.polyline(out);
+    else this.polygons([kind === 'pie' ? [cx, cy, ...out] : out]);
+  }
+
   lineTo(x: number, y: number): void {
     const points = this.map([this.cur[0], this.cur[1], x, y]);
     this.cur = [x, y];
@@ -202,6 +264,49 @@ export class Gdi {
       return;
     }
     this.strokeFigures([{ points, closed: false }]);
+  }
+
+  /**
+   * Text at the logical point (x, y), aligned by the text-align flags, in the selected font's bundled stand-in,
+   * filled with the text colour; `dx` (logical advances per character), when the record gives them, place each
+   * character as the file did. Upright on the page whatever the mapping (as GDI draws it); rotated text is skipped.
+   */
+  text(x: number, y: number, chars: string, dx?: number[]): void {
+    const font = this.state.font;
+    // TA_UPDATECP: the text starts at the current position, which it then advances (equation editors use it).
+    const updateCp = (this.state.textAlign & 1) === 1;
+    if (updateCp) [x, y] = this.cur;
+    if (chars.length === 0 || (font && font.escapement % 3600 !== 0)) return;
+    // Symbol characters are mapped to Unicode, which the default family (with its fallbacks' coverage) draws.
+    const glyphs = glyphFont(font && !font.symbol ? font.face : 'Arial', font?.bold ?? false, font?.italic ?? false);
+    if (!glyphs) return;
+    const m = glyphs.metrics;
+    const h = font?.height ?? 0;
+    const em = h < 0 ? -h : h > 0 ? h / (m.ascent + m.descent) : 12;
+    const [u0, v0] = this.toFrame(x, y);
+    const su = Math.abs(this.toFrame(x + em, y)[0] - u0);
+    const sv = Math.abs(this.toFrame(x, y + em)[1] - v0);
+    if (!Number.isFinite(su + sv) || su === 0 || sv === 0) return;
+    const codes = Array.from(chars, (c) => (font?.symbol ? symbolChar(c.codePointAt(0) ?? 32) : (c.codePointAt(0) ?? 32)));
+    const advance = (i: number): number => (dx && dx[i] !== undefined ? (Math.abs(dx[i]) / em) * su : (m.advances[m.glyphOf[codes[i]] ?? 0] ?? 0.5) * su);
+    let total = 0;
+    for (let i = 0; i < codes.length; i++) total += advance(i);
+    if (updateCp) this.cur = [x + (total / su) * em * Math.sign(this.toFrame(x + em, y)[0] - u0 || 1), y];
+    const align = this.state.textAlign;
+    let pen = (align & 6) === 6 ? u0 - total / 2 : align & 2 ? u0 - total : u0;
+    const baseline = (align & 24) === 24 ? v0 : align & 8 ? v0 - m.descent * sv : v0 + m.ascent * sv;
+    const polys: Poly[] = [];
+    for (let i = 0; i < codes.length; i++) {
+      const glyph = codes[i] < m.glyphOf.length ? m.glyphOf[codes[i]] : 0;
+      if (glyph) {
+        for (const contour of glyphs.outline(glyph)) {
+          this.count(contour.length >> 1);
+          polys.push(contour.map((v, k) => (k & 1 ? baseline - v * sv : pen + v * su)));
+        }
+      }
+      pen += advance(i);
+    }
+    if (polys.length > 0) this.ops.push({ kind: 'fill', polys, evenOdd: false, colour: this.state.textColour });
   }
 
   /** A bitmap into the logical rectangle (x, y, w, h), as the frame maps it (axis-aligned). */

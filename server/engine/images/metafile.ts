@@ -1,6 +1,6 @@
 /**
  * EMF and WMF pictures drawn as PNG: the records become a display list (emf.ts, wmf.ts, gdi.ts) that is rasterised
- * (raster.ts) at about 200 dpi of the picture's own frame, or finer where an embedded bitmap needs it to keep its
+ * (raster.ts) at about 150 dpi of the picture's own frame, or finer where an embedded bitmap needs it to keep its
  * pixels, within a pixel budget. The PNG then takes the ordinary image path of the PDF renderer, so the painter
  * needs nothing new. A picture that cannot be read, is too complex, or draws nothing (text-only pictures, EMF+
  * only files) gives null: the caller puts a placeholder of the same size and a warning.
@@ -11,11 +11,12 @@ import { encodePng } from './png-encode.js';
 import { Raster } from './raster.js';
 import { isWmf, readWmf } from './wmf.js';
 
-const DPI = 200;
+const DPI = 150;
 /** Longest side and pixel count of the raster, whatever the frame says. */
 const MAX_SIDE = 4096;
-const MAX_RASTER_PIXELS = 6_000_000;
+const MAX_RASTER_PIXELS = 3_000_000;
 const MIN_SIDE = 8;
+const SMALL_PIXELS = 1_000_000;
 
 export interface DrawnMetafile {
   png: Uint8Array;
@@ -47,7 +48,8 @@ function rasterise(picture: MetafilePicture, budget: number): Raster | null {
   const wIn = Math.abs(picture.widthIn);
   const hIn = Math.abs(picture.heightIn);
   if (!(wIn > 0 && hIn > 0) || !Number.isFinite(wIn + hIn)) return null;
-  let scale = DPI;
+  // Small pictures (equations, icons) get up to 300 dpi: their text stays sharp for little cost.
+  let scale = Math.max(DPI, Math.min(300, Math.sqrt(SMALL_PIXELS / (wIn * hIn))));
   // An embedded bitmap keeps its own resolution when it is finer than DPI.
   for (const op of picture.gdi.ops) {
     if (op.kind !== 'image' || op.w === 0 || op.h === 0) continue;

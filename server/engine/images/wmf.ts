@@ -1,9 +1,9 @@
 /**
  * WMF ([MS-WMF]) records → a display list (gdi.ts): the frame from the placeable header (or the first window),
  * the window mapping, the object table (every created object takes the lowest free slot, so unread kinds still
- * take theirs), pens, brushes, polylines, polygons, poly-polygons, rectangles, round rectangles, ellipses, lines,
+ * take theirs), pens, brushes, polylines, polygons, poly-polygons, rectangles, round rectangles, ellipses, arcs, chords, pies, lines,
  * PatBlt fills and embedded bitmaps (META_STRETCHDIB, META_DIBSTRETCHBLT, META_DIBBITBLT, META_SETDIBTODEV).
- * Text and clipping are not read. Parameters are 16-bit words, most stored in reverse order (y before x).
+ * Text (META_TEXTOUT, META_EXTTEXTOUT) is drawn with the bundled fonts; clipping is not read. Parameters are 16-bit words, most stored in reverse order (y before x).
  */
 import { decodeDib } from './dib.js';
 import { crop, type MetafilePicture } from './emf.js';
@@ -120,6 +120,9 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       case 0x041b: gdi.rectangle(w(3), w(2), w(1), w(0)); break;
       case 0x0418: gdi.ellipse(w(3), w(2), w(1), w(0)); break;
       case 0x061c: gdi.roundRect(w(5), w(4), w(3), w(2), w(1), w(0)); break;
+      case 0x0817: case 0x0830: case 0x081a: // ARC, CHORD, PIE: yEnd, xEnd, yStart, xStart, bottom, right, top, left
+        gdi.arc(fn === 0x0817 ? 'arc' : fn === 0x0830 ? 'chord' : 'pie', w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0));
+        break;
       case 0x061d: gdi.patternRect(w(5), w(4), w(3), w(2)); break; // PATBLT (rop, h, w, y, x)
       case 0x02fa: // CREATEPENINDIRECT: style, width (x, y), colour
         create(params >= 5 ? pen(u16(p), w(1), colorRef(view, p + 6)) : { kind: 'other' });
@@ -130,13 +133,42 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       case 0x01f9: case 0x0142: // CREATEPATTERNBRUSH, DIBCREATEPATTERNBRUSH
         create({ kind: 'brush', colour: null });
         break;
-      case 0x02fb: case 0x00f7: case 0x06ff: // CREATEFONTINDIRECT, CREATEPALETTE, CREATEREGION
+      case 0x02fb: { // CREATEFONTINDIRECT: height, width, escapement, orientation, weight, italic…, charset, …, face
+        if (params < 9) {
+          create({ kind: 'other' });
+          break;
+        }
+        const face = new TextDecoder('latin1').decode(bytes.subarray(p + 18, Math.min(rec + size, p + 50))).replace(/\0.*$/s, '');
+        create({ kind: 'font', height: w(0), escapement: w(2), bold: w(4) >= 600, italic: bytes[p + 10] !== 0, face, symbol: bytes[p + 13] === 2 || /^symbol$/i.test(face) });
+        break;
+      }
+      case 0x012e: gdi.state.textAlign = u16(p); break; // SETTEXTALIGN
+      case 0x0209: if (params >= 2) gdi.state.textColour = colorRef(view, p); break; // SETTEXTCOLOR
+      case 0x0521: { // TEXTOUT: length, string (even), y, x
+        const n = u16(p);
+        const words = Math.ceil(n / 2);
+        if (params < 1 + words + 2) break;
+        gdi.text(w(2 + words), w(1 + words), new TextDecoder('latin1').decode(bytes.subarray(p + 2, p + 2 + n)));
+        break;
+      }
+      case 0x0a32: { // EXTTEXTOUT: y, x, length, options, [rectangle], string (even), [dx]
+        if (params < 4) break;
+        const n = w(2);
+        const from = u16(p + 6) & 6 ? 8 : 4;
+        const words = Math.ceil(n / 2);
+        if (n <= 0 || from + words > params) break;
+        const dx = from + words + n <= params ? Array.from({ length: n }, (_, k) => w(from + words + k)) : undefined;
+        gdi.text(w(1), w(0), new TextDecoder('latin1').decode(bytes.subarray(p + from * 2, p + from * 2 + n)), dx);
+        break;
+      }
+      case 0x00f7: case 0x06ff: // CREATEPALETTE, CREATEREGION
         create({ kind: 'other' });
         break;
       case 0x012d: { // SELECTOBJECT
         const obj = objects[u16(p)];
         if (obj?.kind === 'pen') gdi.state.pen = obj;
         else if (obj?.kind === 'brush') gdi.state.brush = obj;
+        else if (obj?.kind === 'font') gdi.state.font = obj;
         break;
       }
       case 0x01f0: objects[u16(p)] = undefined; break;
