@@ -20,6 +20,19 @@ export function dib(w: number, h: number, [r, g, b]: Rgb): [Uint8Array, Uint8Arr
   return [info, bits];
 }
 
+/** A 1-bit DIB (two-colour table, all zero bits) of w × h: [header + colour table, bits]. */
+export function dib1bit(w: number, h: number): [Uint8Array, Uint8Array] {
+  const info = new Uint8Array(48);
+  const v = new DataView(info.buffer);
+  v.setUint32(0, 40, true);
+  v.setInt32(4, w, true);
+  v.setInt32(8, h, true);
+  v.setUint16(12, 1, true);
+  v.setUint16(14, 1, true);
+  info.set([255, 255, 255, 0], 44);
+  return [info, new Uint8Array(Math.ceil(w / 32) * 4 * h)];
+}
+
 class Records {
   private readonly parts: Uint8Array[] = [];
   count = 0;

@@ -17,7 +17,7 @@ import { drawMetafile } from '../../server/engine/images/metafile.js';
 import { raster } from '../engine/pdf/helpers.js';
 import { withPdfFile } from '../helpers/pdf.js';
 import { buildDocx, p } from './build-docx.js';
-import { emfPicture, wmfPicture } from './metafile-bytes.js';
+import { dib, dib1bit, emfPicture, wmfPicture } from './metafile-bytes.js';
 
 const RED: [number, number, number] = [255, 0, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
@@ -169,6 +169,18 @@ test('a truncated EMF draws what it holds; garbage after a valid header never th
   // A record that claims many points but holds few: read no further than the record.
   const lying = emfPicture(RED, BLUE, (r) => r.emf(86, 0, 0, 10, 10, 0x7fffffff, 0));
   assert.ok(drawMetafile(lying, 40_000_000) !== null);
+  // 6000 one-pixel bitmaps each stretched over the whole picture: past the drawing budget, not drawn (a grey box).
+  const [info, bits] = dib(1, 1, GREEN);
+  const costly = emfPicture(RED, BLUE, (r) => {
+    for (let i = 0; i < 6000; i++) r.emf(81, 0, 0, 999, 499, 0, 0, 0, 0, 1, 1, 80, 40, 120, bits.length, 0, 0x00cc0020, 1000, 500, info, bits);
+  });
+  assert.equal(drawMetafile(costly, 40_000_000), null);
+  // 4 bitmaps of 5000 × 5000 (1 bit: 3 MB each) need 100 MP: the picture's bitmap budget (50 MP) stops at the third.
+  const big = dib1bit(5000, 5000);
+  const heavy = emfPicture(RED, BLUE, (r) => {
+    for (let i = 0; i < 4; i++) r.emf(81, 0, 0, 999, 499, 0, 0, 0, 0, 5000, 5000, 80, big[0].length, 80 + big[0].length, big[1].length, 0, 0x00cc0020, 10, 10, big[0], big[1]);
+  });
+  assert.ok(drawMetafile(heavy, 40_000_000) !== null);
 });
 
 /** A 1-bit grey PNG of width × height (zero rows compress to almost nothing: a tiny file declaring many pixels). */

@@ -5,7 +5,6 @@
  * EMR_SETDIBITSTODEVICE, EMR_ALPHABLEND), text (EMR_EXTTEXTOUTW/A, with the bundled fonts). Clipping and EMF+
  * records (in comments) are not read: dual EMF+ files carry the same picture in plain EMF records too. Every offset is checked against the record it belongs to.
  */
-import { decodeDib } from './dib.js';
 import { brush, colorRef, Gdi, MAX_RECORDS, pen, stockObject, type DrawState, type GdiObject } from './gdi.js';
 import type { RgbaImage } from './rgba.js';
 
@@ -105,6 +104,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       const [bx, by] = toDevice(w, 0);
       return Math.hypot(bx - ax, by - ay) / fw;
     },
+    maxPixels,
   );
   dc.draw = gdi.state;
   const objects = new Map<number, GdiObject>();
@@ -273,7 +273,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
           break;
         }
         const src = type === 76 ? [i32(rec + 44), i32(rec + 48), w, h] : has(108) ? [i32(rec + 44), i32(rec + 48), i32(rec + 100), i32(rec + 104)] : null;
-        const image = src && bitmap(bytes, rec, size, u32(rec + 84), cbBmi, u32(rec + 92), u32(rec + 96), maxPixels);
+        const image = src && bitmap(gdi, bytes, rec, size, u32(rec + 84), cbBmi, u32(rec + 92), u32(rec + 96));
         if (image) gdi.image(crop(image, src[0], src[1], src[2], src[3]), x, y, w, h, type !== 114);
         break;
       }
@@ -281,7 +281,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
         if (!has(type === 81 ? 80 : 76)) break;
         const [x, y] = [i32(rec + 24), i32(rec + 28)];
         const [sx, sy, sw, sh] = [i32(rec + 32), i32(rec + 36), i32(rec + 40), i32(rec + 44)];
-        const image = bitmap(bytes, rec, size, u32(rec + 48), u32(rec + 52), u32(rec + 56), u32(rec + 60), maxPixels);
+        const image = bitmap(gdi, bytes, rec, size, u32(rec + 48), u32(rec + 52), u32(rec + 56), u32(rec + 60));
         if (!image) break;
         const [w, h] = type === 81 ? [i32(rec + 72), i32(rec + 76)] : [sw, sh];
         // Source y counts from the bottom row of a bottom-up DIB.
@@ -297,9 +297,9 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
 }
 
 /** The DIB of a blit record, from its offsets (relative to the record), or null when they leave the record. */
-function bitmap(bytes: Uint8Array, rec: number, size: number, offBmi: number, cbBmi: number, offBits: number, cbBits: number, maxPixels: number): RgbaImage | null {
+function bitmap(gdi: Gdi, bytes: Uint8Array, rec: number, size: number, offBmi: number, cbBmi: number, offBits: number, cbBits: number): RgbaImage | null {
   if (offBmi + cbBmi > size || offBits + cbBits > size || cbBmi < 12) return null;
-  return decodeDib(bytes.subarray(rec + offBmi, rec + offBmi + cbBmi), bytes.subarray(rec + offBits, rec + offBits + cbBits), maxPixels);
+  return gdi.dib(bytes.subarray(rec + offBmi, rec + offBmi + cbBmi), bytes.subarray(rec + offBits, rec + offBits + cbBits));
 }
 
 /** Whether the DIB header of a record stores rows bottom-up (a positive height), where source y counts from the bottom. */

@@ -7,6 +7,7 @@
  * Text is drawn with the bundled fonts' outlines (glyphs.ts), upright only. Clipping, raster operations other than copy, hatches and pattern brushes are not drawn (hatches fill
  * with their colour, patterns not at all). Every list is bounded (MAX_POINTS): a hostile picture cannot run away.
  */
+import { decodeDib } from './dib.js';
 import { glyphFont } from './glyphs.js';
 import type { Poly, Rgba } from './raster.js';
 import type { RgbaImage } from './rgba.js';
@@ -67,6 +68,8 @@ export type GdiObject = Pen | Brush | Font | { kind: 'other' };
 export const MAX_POINTS = 2_000_000;
 /** Records read at most (each is at least 8 bytes anyway; this bounds the work on a huge file). */
 export const MAX_RECORDS = 1_000_000;
+/** Bitmap pixels one picture may decode in all (each costs 4 bytes; a 1-bit bitmap compresses to nothing in a zip). */
+export const MAX_BITMAP_PIXELS = 50_000_000;
 const CURVE_STEPS = 16;
 const ELLIPSE_STEPS = 72;
 
@@ -117,6 +120,8 @@ export class Gdi {
   /** Open path (between BeginPath and EndPath): figures in frame fractions. */
   path: { points: Poly; closed: boolean }[] | null = null;
   private points = 0;
+  /** Bitmap pixels this picture may still decode (all its bitmaps together). */
+  private pixelsLeft: number;
 
   /**
    * `toFrame` maps a logical point to frame fractions; `penScale` a logical pen width to a fraction of the frame's
@@ -125,7 +130,17 @@ export class Gdi {
   constructor(
     readonly toFrame: (x: number, y: number) => [number, number],
     readonly penScale: (w: number) => number,
-  ) {}
+    maxPixels: number,
+  ) {
+    this.pixelsLeft = Math.min(maxPixels, MAX_BITMAP_PIXELS);
+  }
+
+  /** Decodes an embedded DIB within what is left of the picture's bitmap budget; null past it or when damaged. */
+  dib(info: Uint8Array, bits: Uint8Array | undefined): RgbaImage | null {
+    const image = decodeDib(info, bits, this.pixelsLeft);
+    if (image) this.pixelsLeft -= image.width * image.height;
+    return image;
+  }
 
   private count(n: number): void {
     this.points += n;

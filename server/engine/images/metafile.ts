@@ -8,7 +8,7 @@
 import { readEmf, isEmf, type MetafilePicture } from './emf.js';
 import { TooComplex } from './gdi.js';
 import { encodePng } from './png-encode.js';
-import { Raster } from './raster.js';
+import { Raster, TooMuchWork } from './raster.js';
 import { isWmf, readWmf } from './wmf.js';
 
 const DPI = 150;
@@ -39,7 +39,13 @@ export function drawMetafile(bytes: Uint8Array, maxPixels: number): DrawnMetafil
     throw err;
   }
   if (!picture || picture.gdi.ops.length === 0) return null;
-  const raster = rasterise(picture, Math.min(MAX_RASTER_PIXELS, maxPixels));
+  let raster: Raster | null;
+  try {
+    raster = rasterise(picture, Math.min(MAX_RASTER_PIXELS, maxPixels));
+  } catch (err) {
+    if (err instanceof TooMuchWork) return null;
+    throw err;
+  }
   if (!raster || !raster.inked()) return null;
   return { png: encodePng(raster), width: raster.width, height: raster.height };
 }
@@ -56,8 +62,8 @@ function rasterise(picture: MetafilePicture, budget: number): Raster | null {
     scale = Math.max(scale, op.image.width / Math.abs(op.w * wIn), op.image.height / Math.abs(op.h * hIn));
   }
   scale = Math.min(scale, MAX_SIDE / Math.max(wIn, hIn), Math.sqrt(budget / (wIn * hIn)));
-  const width = Math.max(MIN_SIDE, Math.round(wIn * scale));
-  const height = Math.max(MIN_SIDE, Math.round(hIn * scale));
+  const width = Math.max(MIN_SIDE, Math.floor(wIn * scale));
+  const height = Math.max(MIN_SIDE, Math.floor(hIn * scale));
   if (width * height > Math.max(budget, MIN_SIDE * MIN_SIDE) || !Number.isFinite(width * height)) return null;
   const raster = new Raster(width, height);
   const px = (poly: number[]): number[] => poly.map((v, i) => v * (i & 1 ? height : width));

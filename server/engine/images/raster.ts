@@ -19,8 +19,20 @@ interface Edge {
   dir: number;
 }
 
+/** Pixels and edge crossings a picture may cost at most: about 20 layers over the largest raster (≈ 1 s). */
+export const MAX_WORK = 60_000_000;
+
+/** Thrown when a picture costs more than MAX_WORK to draw (a hostile file, or absurdly complex). */
+export class TooMuchWork extends Error {}
+
 export class Raster implements RgbaImage {
   readonly data: Uint8Array;
+  private work = 0;
+
+  private spend(n: number): void {
+    this.work += n;
+    if (this.work > MAX_WORK) throw new TooMuchWork('picture too costly to draw');
+  }
 
   constructor(readonly width: number, readonly height: number) {
     this.data = new Uint8Array(width * height * 4);
@@ -57,6 +69,7 @@ export class Raster implements RgbaImage {
         if (next >= edges.length) break;
         continue;
       }
+      this.spend(active.length);
       crossings.length = 0;
       for (const e of active) if (e.yTop <= cy) crossings.push({ x: e.x + (cy - e.yTop) * e.slope, dir: e.dir });
       crossings.sort((a, b) => a.x - b.x);
@@ -73,6 +86,7 @@ export class Raster implements RgbaImage {
   private span(y: number, xa: number, xb: number, c: Rgba): void {
     const from = Math.max(0, Math.ceil(xa - 0.5));
     const to = Math.min(this.width, Math.ceil(xb - 0.5));
+    if (to > from) this.spend(to - from);
     for (let x = from; x < to; x++) this.blend((y * this.width + x) * 4, c[0], c[1], c[2], c[3]);
   }
 
@@ -156,16 +170,28 @@ export class Raster implements RgbaImage {
     const y0 = Math.max(0, Math.ceil(top - 0.5));
     const y1 = Math.min(this.height, Math.ceil(top + ah - 0.5));
     const s = src.data;
+    const d = this.data;
+    // Source column of each destination column, computed once.
+    const columns = new Int32Array(Math.max(0, x1 - x0));
+    for (let px = x0; px < x1; px++) {
+      let sx = Math.floor(((px + 0.5 - left) / aw) * src.width);
+      if (w < 0) sx = src.width - 1 - sx;
+      columns[px - x0] = Math.min(src.width - 1, Math.max(0, sx)) * 4;
+    }
     for (let py = y0; py < y1; py++) {
+      this.spend(columns.length);
       let sy = Math.floor(((py + 0.5 - top) / ah) * src.height);
       if (h < 0) sy = src.height - 1 - sy;
-      sy = Math.min(src.height - 1, Math.max(0, sy));
-      for (let px = x0; px < x1; px++) {
-        let sx = Math.floor(((px + 0.5 - left) / aw) * src.width);
-        if (w < 0) sx = src.width - 1 - sx;
-        sx = Math.min(src.width - 1, Math.max(0, sx));
-        const i = (sy * src.width + sx) * 4;
-        this.blend((py * this.width + px) * 4, s[i], s[i + 1], s[i + 2], opaque ? 255 : s[i + 3]);
+      const row = Math.min(src.height - 1, Math.max(0, sy)) * src.width * 4;
+      let o = (py * this.width + x0) * 4;
+      for (let k = 0; k < columns.length; k++, o += 4) {
+        const i = row + columns[k];
+        if (opaque || s[i + 3] === 255) {
+          d[o] = s[i];
+          d[o + 1] = s[i + 1];
+          d[o + 2] = s[i + 2];
+          d[o + 3] = 255;
+        } else this.blend(o, s[i], s[i + 1], s[i + 2], s[i + 3]);
       }
     }
   }

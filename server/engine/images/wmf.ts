@@ -5,7 +5,6 @@
  * PatBlt fills and embedded bitmaps (META_STRETCHDIB, META_DIBSTRETCHBLT, META_DIBBITBLT, META_SETDIBTODEV).
  * Text (META_TEXTOUT, META_EXTTEXTOUT) is drawn with the bundled fonts; clipping is not read. Parameters are 16-bit words, most stored in reverse order (y before x).
  */
-import { decodeDib } from './dib.js';
 import { crop, type MetafilePicture } from './emf.js';
 import { brush, colorRef, Gdi, MAX_RECORDS, pen, type DrawState, type GdiObject } from './gdi.js';
 
@@ -50,6 +49,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       return [(x - map.winOrg[0]) / ext[0], (y - map.winOrg[1]) / ext[1]];
     },
     (w) => (map.winExt && map.winExt[0] ? Math.abs(w / map.winExt[0]) : 0),
+    maxPixels,
   );
   const objects: (GdiObject | undefined)[] = [];
   const create = (obj: GdiObject): void => {
@@ -174,7 +174,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       case 0x01f0: objects[u16(p)] = undefined; break;
       case 0x0f43: { // STRETCHDIB: rop(2 words), usage, srcH, srcW, ySrc, xSrc, destH, destW, yDst, xDst, DIB
         if (params < 11) break;
-        const image = decodeDib(bytes.subarray(p + 22, rec + size), undefined, maxPixels);
+        const image = gdi.dib(bytes.subarray(p + 22, rec + size), undefined);
         if (image) gdi.image(sourceRect(image, w(6), w(5), w(4), w(3)), w(10), w(9), w(8), w(7));
         break;
       }
@@ -187,7 +187,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
           gdi.patternRect(d[0], d[1], d[2], d[3]);
           break;
         }
-        const image = decodeDib(bytes.subarray(p + 4 + fixed * 2, rec + size), undefined, maxPixels);
+        const image = gdi.dib(bytes.subarray(p + 4 + fixed * 2, rec + size), undefined);
         if (!image) break;
         if (stretch) gdi.image(sourceRect(image, w(5), w(4), w(3), w(2)), w(9), w(8), w(7), w(6));
         else gdi.image(sourceRect(image, w(3), w(2), w(5), w(4)), w(7), w(6), w(5), w(4));
@@ -195,7 +195,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
       }
       case 0x0d33: { // SETDIBTODEV: usage, scanCount, startScan, yDib, xDib, h, w, yDst, xDst, DIB
         if (params < 10) break;
-        const image = decodeDib(bytes.subarray(p + 18, rec + size), undefined, maxPixels);
+        const image = gdi.dib(bytes.subarray(p + 18, rec + size), undefined);
         if (image) gdi.image(image, w(8), w(7), w(6), w(5));
         break;
       }
