@@ -17,6 +17,7 @@ import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
 import type { ImageLookup } from './package.js';
 import { toParagraphStyle } from './resolve.js';
+import { PARTLY_DRAWN } from './warnings.js';
 import { smartArtBlocks } from './smartart.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
@@ -68,8 +69,11 @@ function imageRun(ctx: PartContext, relId: string | undefined, width: number | u
   if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
   const found = ctx.doc.pkg.image(ctx.part, relId);
   let src: string;
-  if ('uri' in found) src = found.uri;
-  else {
+  if ('uri' in found) {
+    src = found.uri;
+    // A metafile whose records stop early is drawn as far as it goes, and said to be damaged.
+    if (found.damaged) ctx.doc.warnings.add('part_damaged', found.damaged, undefined, PARTLY_DRAWN);
+  } else {
     reportPicture(ctx, found);
     // A metafile that cannot be drawn, or a picture over the pixel limit, keeps its place: the text around it
     // stays where Word puts it.

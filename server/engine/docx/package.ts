@@ -219,7 +219,7 @@ export class DocxPackage {
             ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
             : { uri: toDataUri(bytes, image.mime) }
           : metafile
-            ? { uri: toDataUri(metafile.png, 'image/png') }
+            ? { uri: toDataUri(metafile.png, 'image/png'), ...(metafile.damaged ? { damaged: rel.target } : {}) }
             : format
               ? { problem: 'unsupported', target: rel.target, format }
               : { problem: 'damaged', target: rel.target };
@@ -240,7 +240,8 @@ export class DocxPackage {
   }
 }
 
-export type ImageLookup = { uri: string } | { problem: 'missing' | 'damaged' | 'unsupported' | 'too_large'; target: string; format?: string };
+/** A drawable image (`damaged`: the part drawn only in part, named for the warning), or why there is none. */
+export type ImageLookup = { uri: string; damaged?: string } | { problem: 'missing' | 'damaged' | 'unsupported' | 'too_large'; target: string; format?: string };
 
 function decodeURIComponentSafe(target: string): string {
   try {

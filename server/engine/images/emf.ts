@@ -10,6 +10,8 @@ import type { RgbaImage } from './rgba.js';
 
 export interface MetafilePicture {
   gdi: Gdi;
+  /** The records stop before their end-of-file record (a truncated or damaged file): what was read is drawn. */
+  damaged: boolean;
   /** Frame size in inches (for the resolution it is rasterised at). */
   widthIn: number;
   heightIn: number;
@@ -116,6 +118,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
   };
 
   let at = 0;
+  let ended = false;
   for (let n = 0; n < MAX_RECORDS && at + 8 <= bytes.length; n++) {
     const type = u32(at);
     const size = u32(at + 4);
@@ -135,6 +138,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
     switch (type) {
       case 14: // EMR_EOF
         at = bytes.length;
+        ended = true;
         break;
       case 2: case 3: case 4: case 5: case 6: // POLYBEZIER, POLYGON, POLYLINE, POLYBEZIERTO, POLYLINETO
       case 85: case 86: case 87: case 88: case 89: {
@@ -293,7 +297,7 @@ export function readEmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
         break;
     }
   }
-  return { gdi, widthIn: (frame[2] - frame[0]) / 2540 || fw / 96, heightIn: (frame[3] - frame[1]) / 2540 || fh / 96 };
+  return { gdi, damaged: !ended, widthIn: (frame[2] - frame[0]) / 2540 || fw / 96, heightIn: (frame[3] - frame[1]) / 2540 || fh / 96 };
 }
 
 /** The DIB of a blit record, from its offsets (relative to the record), or null when they leave the record. */

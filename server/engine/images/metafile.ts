@@ -20,6 +20,8 @@ const SMALL_PIXELS = 1_000_000;
 
 export interface DrawnMetafile {
   png: Uint8Array;
+  /** Drawn from records that stop before their end (truncated or damaged): the caller warns. */
+  damaged: boolean;
   width: number;
   height: number;
 }
@@ -47,7 +49,7 @@ export function drawMetafile(bytes: Uint8Array, maxPixels: number): DrawnMetafil
     throw err;
   }
   if (!raster || !raster.inked()) return null;
-  return { png: encodePng(raster), width: raster.width, height: raster.height };
+  return { png: encodePng(raster), damaged: picture.damaged, width: raster.width, height: raster.height };
 }
 
 function rasterise(picture: MetafilePicture, budget: number): Raster | null {

@@ -59,6 +59,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
   };
 
   let at = start + headerWords * 2;
+  let ended = false;
   for (let n = 0; n < MAX_RECORDS && at + 6 <= bytes.length; n++) {
     const words = view.getUint32(at, true);
     const fn = u16(at + 4);
@@ -69,7 +70,10 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
     const p = rec + 6; // parameters
     const params = (size - 6) >> 1;
     const w = (i: number): number => (i < params ? i16(p + i * 2) : 0);
-    if (fn === 0) break; // META_EOF
+    if (fn === 0) {
+      ended = true; // META_EOF
+      break;
+    }
     switch (fn) {
       case 0x020b: // SETWINDOWORG (y, x)
         map.winOrg = [w(1), w(0)];
@@ -205,7 +209,7 @@ export function readWmf(bytes: Uint8Array, maxPixels: number): MetafilePicture |
   }
   const ext = box ? [box[2] - box[0], box[3] - box[1]] : map.winExt;
   if (!ext || !ext[0] || !ext[1]) return null;
-  return { gdi, widthIn: Math.abs(ext[0]) / inch, heightIn: Math.abs(ext[1]) / inch };
+  return { gdi, damaged: !ended, widthIn: Math.abs(ext[0]) / inch, heightIn: Math.abs(ext[1]) / inch };
 }
 
 /** A source rectangle given as (x, y) from the top-left and width × height. */
