@@ -81,7 +81,7 @@ export const CATALOGUE = {
 
   // Warnings (the template is accepted).
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
-  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (TIFF, BMP, SVG without its PNG fallback, …) is left out; an EMF or WMF picture it cannot read (text only, EMF+ only, damaged) keeps its place as a light grey box.' },
+  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (TIFF, BMP, SVG without its PNG fallback, …) is left out; an EMF or WMF picture with nothing it can draw (EMF+ only, empty, unreadable) keeps its place as a light grey box.' },
   picture_too_large: { kind: 'warning', status: null, meaning: 'A picture in the template has more pixels than limits.imagePixels; a light grey box of the same size stands in for it. `location.part` names it.' },
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },
   part_damaged: { kind: 'warning', status: null, meaning: 'A part of the .docx (a picture, the footnotes, …) is damaged; it is left out and the rest is drawn. `location.part` names it.' },
