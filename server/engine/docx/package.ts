@@ -193,13 +193,15 @@ export class DocxPackage {
   /**
    * An embedded image as a data URI, or why it cannot be drawn: a format the renderer does not draw (EMF, WMF,
    * TIFF, SVG…, recognised by its bytes), a relationship pointing outside the package or to a missing part, or a
-   * damaged part.
+   * damaged part. EMF and WMF are drawn as PNG (images/metafile.ts), for `shown` (points) when it is given.
    */
-  image(part: string, relId: string): ImageLookup {
+  image(part: string, relId: string, shown?: { width: number; height: number }): ImageLookup {
     const rel = this.rels(part).get(relId);
     if (!rel) return { problem: 'missing', target: part };
     if (rel.external) return { problem: 'missing', target: rel.target };
-    const key = rel.target.toLowerCase();
+    // A metafile is rasterised for the size it is shown at (points), so that size is part of its key.
+    const size = shown && shown.width > 0 && shown.height > 0 ? { widthIn: shown.width / 72, heightIn: shown.height / 72 } : undefined;
+    const key = `${rel.target.toLowerCase()}\u0000${size ? `${Math.round(size.widthIn * 72)}x${Math.round(size.heightIn * 72)}` : ''}`;
     const cached = this.mediaCache.get(key);
     if (cached) return cached;
     let result: ImageLookup;
@@ -212,7 +214,7 @@ export class DocxPackage {
         const image = sniffImage(bytes);
         const format = image ? undefined : pictureFormat(bytes);
         // EMF and WMF are drawn as PNG (images/metafile.ts) when they can be.
-        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels()) : null;
+        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels(), size) : null;
         // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
         result = image
           ? image.width * image.height > maxImagePixels()

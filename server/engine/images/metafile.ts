@@ -1,6 +1,6 @@
 /**
  * EMF and WMF pictures drawn as PNG: the records become a display list (emf.ts, wmf.ts, gdi.ts) that is rasterised
- * (raster.ts) at about 150 dpi of the picture's own frame, or finer where an embedded bitmap needs it to keep its
+ * (raster.ts) at about 150 dpi of the size it is shown at (else of its own frame), or finer where an embedded bitmap needs it to keep its
  * pixels, within a pixel budget. The PNG then takes the ordinary image path of the PDF renderer, so the painter
  * needs nothing new. A picture that cannot be read, is too complex, or draws nothing (text-only pictures, EMF+
  * only files) gives null: the caller puts a placeholder of the same size and a warning.
@@ -16,7 +16,7 @@ const DPI = 150;
 const MAX_SIDE = 4096;
 const MAX_RASTER_PIXELS = 3_000_000;
 const MIN_SIDE = 8;
-const SMALL_PIXELS = 1_000_000;
+const SMALL_PIXELS = 300_000;
 
 export interface DrawnMetafile {
   png: Uint8Array;
@@ -31,7 +31,7 @@ export function metafileFormat(bytes: Uint8Array): 'EMF' | 'WMF' | undefined {
 }
 
 /** Draws an EMF or WMF as a PNG; null when it cannot be drawn (see above). Never throws on bad bytes. */
-export function drawMetafile(bytes: Uint8Array, maxPixels: number): DrawnMetafile | null {
+export function drawMetafile(bytes: Uint8Array, maxPixels: number, shown?: { widthIn: number; heightIn: number }): DrawnMetafile | null {
   let picture: MetafilePicture | null;
   try {
     picture = isEmf(bytes) ? readEmf(bytes, maxPixels) : readWmf(bytes, maxPixels);
@@ -43,6 +43,8 @@ export function drawMetafile(bytes: Uint8Array, maxPixels: number): DrawnMetafil
   if (!picture || picture.gdi.ops.length === 0) return null;
   let raster: Raster | null;
   try {
+    // Rasterised for the size it is shown at when known (it is stretched to it anyway), else its own frame.
+    if (shown) [picture.widthIn, picture.heightIn] = [shown.widthIn, shown.heightIn];
     raster = rasterise(picture, Math.min(MAX_RASTER_PIXELS, maxPixels));
   } catch (err) {
     if (err instanceof TooMuchWork) return null;
@@ -56,7 +58,7 @@ function rasterise(picture: MetafilePicture, budget: number): Raster | null {
   const wIn = Math.abs(picture.widthIn);
   const hIn = Math.abs(picture.heightIn);
   if (!(wIn > 0 && hIn > 0) || !Number.isFinite(wIn + hIn)) return null;
-  // Small pictures (equations, icons) get up to 300 dpi: their text stays sharp for little cost.
+  // Small pictures (equations, icons) get up to 300 dpi within 0.3 MP: their text stays sharp for little cost.
   let scale = Math.max(DPI, Math.min(300, Math.sqrt(SMALL_PIXELS / (wIn * hIn))));
   // An embedded bitmap keeps its own resolution when it is finer than DPI.
   for (const op of picture.gdi.ops) {
