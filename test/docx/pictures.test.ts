@@ -131,6 +131,26 @@ test('text in an EMF (EMR_EXTTEXTOUTW) is drawn with the bundled font, at its si
   close(black.x0, blue.x0 + 100 * 0.144, 'start (pt)', 2);
 });
 
+test('an EMF path (BEGINPATH, MOVETOEX, LINETO, CLOSEFIGURE, FILLPATH) is filled as one figure', async () => {
+  const emf = emfPicture(RED, BLUE, (r) =>
+    r
+      .emf(39, 3, 0, Uint8Array.of(...GREEN, 0), 0) // CREATEBRUSHINDIRECT #3 green
+      .emf(37, 3)
+      .emf(59) // BEGINPATH
+      .emf(27, 500, 0) // MOVETOEX
+      .emf(54, 999, 499) // LINETO
+      .emf(54, 500, 499)
+      .emf(61) // CLOSEFIGURE
+      .emf(60) // ENDPATH
+      .emf(62, 0, 0, 0, 0), // FILLPATH
+  );
+  const { pdf } = await render(buildDocx({ body: picture('img_path', 144, 72), media: { 'path.emf': emf } }));
+  const green = inkOf(pdf, GREEN);
+  // A right triangle over the right half (72 × 72 pt): half of it.
+  close(green.n / (72 * 72), 0.5, 'triangle area share', 0.05);
+  close(green.x1 - green.x0, 72, 'triangle width');
+});
+
 test('an EMF that draws nothing readable keeps its place as a grey box of the same size, with a warning', async () => {
   // Only an EMR_SMALLTEXTOUT record (not read): nothing to draw.
   const header = emfPicture(RED, BLUE).slice(0, 108);

@@ -162,7 +162,14 @@ export class Gdi {
   /** Draws figures (or adds them to the open path): filled with the brush when closed and `filled`, then outlined. */
   shape(figures: { points: Poly; closed: boolean }[], filled: boolean): void {
     if (this.path) {
-      this.path.push(...figures);
+      for (const f of figures) {
+        // An open piece that starts where the open figure ends (MoveTo, LineTo, PolyBezierTo…) continues it.
+        const last = this.path[this.path.length - 1];
+        const n = last?.points.length ?? 0;
+        if (last && !last.closed && !f.closed && n >= 2 && last.points[n - 2] === f.points[0] && last.points[n - 1] === f.points[1]) {
+          for (let i = 2; i < f.points.length; i++) last.points.push(f.points[i]);
+        } else this.path.push(f);
+      }
       return;
     }
     if (filled) this.fillFigures(figures);
