@@ -267,7 +267,7 @@ test('a damaged picture part and a truncated notes part: the rest renders, warni
 
 /** As test/docx/corpus.test.ts finds the public corpus (not imported: that would run its tests here too). */
 const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
-const CORPUS_PICTURES = ['aspose__Various_shapes.docx', 'aspose__WMF_with_text.docx', 'docling__test_emf_docx.docx', 'oxsdk__hyperlink-632399964516872542.docx'];
+const CORPUS_PICTURES = ['aspose__Various_shapes.docx', 'aspose__WMF_with_text.docx', 'docling__test_emf_docx.docx', 'aspose__Office_math.docx'];
 const corpusPresent = CORPUS_PICTURES.every((f) => fs.existsSync(path.join(CORPUS, f)));
 
 test('corpus files with EMF/WMF pictures: the pictures are drawn (no unsupported-picture warning), as images in the PDF', { skip: !corpusPresent && `corpus not at ${CORPUS}` }, async () => {
