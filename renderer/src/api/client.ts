@@ -13,6 +13,7 @@ import type {
   TemplateRecord,
   TemplateSettings,
   TokenRecord,
+  WindowSignInRecord,
 } from './types.js';
 
 interface ClientState {
@@ -194,8 +195,18 @@ export async function updateSettings(settings: ServiceSettings): Promise<Service
 }
 
 export async function listTokens(): Promise<TokenRecord[]> {
-  const body = await request<{ tokens: TokenRecord[] | Page<TokenRecord> }>('/api/tokens');
-  return Array.isArray(body.tokens) ? body.tokens : body.tokens.data;
+  return (await listCredentials()).tokens;
+}
+
+/** The API tokens and, apart (services that have them), the browser windows' sign-ins. */
+export async function listCredentials(): Promise<{ tokens: TokenRecord[]; windowSignIns: WindowSignInRecord[] }> {
+  const body = await request<{ tokens: TokenRecord[] | Page<TokenRecord>; window_sign_ins?: WindowSignInRecord[] }>('/api/tokens');
+  return { tokens: Array.isArray(body.tokens) ? body.tokens : body.tokens.data, windowSignIns: body.window_sign_ins ?? [] };
+}
+
+/** "Sign out": the service revokes this window's sign-in. */
+export async function signOutWindow(): Promise<void> {
+  await request<unknown>('/api/gui/sign-out', { method: 'POST' });
 }
 
 /** Creates a token; the plain text is in this answer only (the service keeps a hash). */
@@ -223,9 +234,12 @@ export async function revokeToken(id: number | string): Promise<void> {
   await request<unknown>(`/api/tokens/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
 }
 
-/** Trades the one-time code of a sign-in link for a session token. */
-export async function exchangeSignInCode(code: string): Promise<string> {
-  const body = await request<{ token: string }>('/api/gui/exchange', { method: 'POST', body: { code }, anonymous: true });
+/**
+ * Trades the one-time code of a sign-in link for this window's sign-in. `replacing`: the window already holds
+ * one (the client's current token); it is sent along so the service revokes it.
+ */
+export async function exchangeSignInCode(code: string, replacing = false): Promise<string> {
+  const body = await request<{ token: string }>('/api/gui/exchange', { method: 'POST', body: { code }, anonymous: !replacing });
   if (typeof body.token !== 'string' || !body.token) throw new ApiError(500, 'The service accepted the sign-in link but sent no key.');
   return body.token;
 }

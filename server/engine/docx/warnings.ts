@@ -15,7 +15,7 @@ export const PARTLY_DRAWN = 'picture drawn in part';
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** The message of an aggregated warning, from its count and the details seen (formats, part kinds…). */
-const MESSAGES: Record<Exclude<WarningCode, 'macros_removed'>, (n: number, details: string[], element?: string) => string> = {
+const MESSAGES: Record<Exclude<WarningCode, 'macros_removed' | 'no_tags_found'>, (n: number, details: string[], element?: string) => string> = {
   picture_format_unsupported: (n, d) => `${plural(n, `${d.join('/') || 'unsupported'} picture`)} not drawn (the format cannot be drawn)`,
   picture_too_large: (n, d) => `${plural(n, `${d.join('/') || ''} picture`.trim())} over the pixel limit drawn as a grey box of the same size`,
   picture_missing: (n) => `${plural(n, 'picture')} not drawn (linked from outside the file, or its file is missing)`,
