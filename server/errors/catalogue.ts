@@ -96,7 +96,8 @@ export const CATALOGUE = {
   // Warnings (the template is accepted).
   no_tags_found: { kind: 'warning', status: null, meaning: 'The file has no tags with the template\'s delimiters, but has some with other ones (`{ }`, `[ ]`, `<< >>` or `${ }`): `suggested_delimiters` names them and `count` says how many fields they give.' },
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
-  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (EMF, WMF, TIFF, SVG, BMP, …) is left out.' },
+  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (TIFF, BMP, SVG without its PNG fallback, …) is left out; an EMF or WMF picture with nothing it can draw (EMF+ only, empty, unreadable) keeps its place as a light grey box.' },
+  picture_too_large: { kind: 'warning', status: null, meaning: 'A picture in the template has more pixels than limits.imagePixels; a light grey box of the same size stands in for it. `location.part` names it.' },
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },
   part_damaged: { kind: 'warning', status: null, meaning: 'A part of the .docx (a picture, the footnotes, …) is damaged; it is left out and the rest is drawn. `location.part` names it.' },
   chart_not_drawn: { kind: 'warning', status: null, meaning: 'A chart is left out.' },
