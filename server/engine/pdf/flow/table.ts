@@ -1,26 +1,22 @@
 /**
- * Body tables through jspdf-autotable: it places rows on pages, repeats header rows on every page the table
- * continues on and handles column/row spans; every cell is drawn by us (didDrawCell) from its laid-out
- * content, so cells hold rich text, lists, images and nested tables. Rows are kept whole ('avoid'); a row
- * taller than a page is cut between lines into several rows first.
+ * Body tables on pages: rows are placed top to bottom, header rows repeat at the top of every page the table
+ * continues on, a row that does not fit moves to the next page whole (the rows a spanning cell covers move
+ * with it), and a row taller than a page is first cut between lines into several rows. Every cell becomes
+ * boxes through the Emitter; borders come last on each page, so that a neighbour's shading never covers half
+ * of a border.
  */
-import { autoTable, type CellDef, type CellHookData, type CellInput, type RowInput } from 'jspdf-autotable';
-import type { Painter, FieldValues } from '../draw/painter.js';
-import type { Borders, LaidCell, LaidRow, LaidTable } from '../layout/items.js';
+import type { Emitter, FieldValues } from './emit.js';
+import type { Borders, LaidRow, LaidTable } from '../layout/items.js';
 import { splitBlocks } from './split.js';
 import { blockHeight } from '../layout/blocks.js';
 
 export interface TableFrame {
-  /** Left edge of the content box, and the page's width. */
+  /** Left edge of the content box. */
   left: number;
-  pageWidth: number;
-  pageHeight: number;
   /** Top and bottom of the content box on every page of the section. */
   top: number;
   bottom: number;
 }
-
-type CellWithLayout = CellDef & { laid: LaidCell };
 
 interface RowPlan {
   row: LaidRow;
@@ -65,24 +61,9 @@ function splitTallRows(t: LaidTable, limit: number): RowPlan[] {
   return plans;
 }
 
-function rowInput(plan: RowPlan): RowInput {
-  return plan.row.cells.map((laid): CellInput => {
-    const cell: CellWithLayout = {
-      content: '',
-      colSpan: laid.colSpan,
-      rowSpan: laid.rowSpan,
-      // Spanning cells take the height of their rows (grown during layout when their content needs it).
-      styles: { minCellHeight: laid.rowSpan > 1 ? 0 : plan.height, cellPadding: 0 },
-      laid,
-    };
-    return cell as CellInput;
-  });
-}
-
-/** Draws a body table from y on the current page; returns the y below it (on the page it ended on). */
-export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
+/** Places a body table from y on the current page; returns the y below it (on the page it ended on). */
+export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
   newPage: () => void, fields: () => FieldValues, check?: () => void): number {
-  const doc = painter.doc;
   const pageContent = frame.bottom - frame.top;
 
   // Leading header rows repeat on every page, unless they would eat most of it.
@@ -104,47 +85,60 @@ export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame,
     y = frame.top;
   }
 
+  const colX: number[] = [];
+  let acc = frame.left + t.x;
+  for (const w of t.columns) {
+    colX.push(acc);
+    acc += w;
+  }
+  colX.push(acc);
   const pendingBorders: Array<{ b: Borders; x: number; y: number; w: number; h: number }> = [];
-  const columnStyles: Record<string, { cellWidth: number }> = {};
-  t.columns.forEach((w, i) => (columnStyles[i] = { cellWidth: w }));
-  const left = frame.left + t.x;
+  const flushBorders = (): void => {
+    for (const p of pendingBorders) emitter.borders(p.b, p.x, p.y, p.w, p.h);
+    pendingBorders.length = 0;
+  };
 
-  autoTable(doc, {
-    theme: 'plain',
-    startY: y,
-    margin: { top: frame.top, bottom: frame.pageHeight - frame.bottom, left, right: Math.max(0, frame.pageWidth - left - t.width) },
-    tableWidth: t.width,
-    pageBreak: 'auto',
-    rowPageBreak: 'avoid',
-    showHead: 'everyPage',
-    showFoot: 'never',
-    tableLineWidth: 0,
-    // No fontStyle: with one, autotable lists every font of the document for every cell it styles.
-    styles: { cellPadding: 0, lineWidth: 0, fontSize: 1, overflow: 'visible', minCellHeight: 0, fillColor: false, fontStyle: undefined, font: undefined },
-    columnStyles,
-    head: head.map(rowInput),
-    body: body.map(rowInput),
-    // The whole cell is drawn here and autotable's own drawing skipped (returning false): it would only add
-    // an empty text operation per cell.
-    willDrawCell: (data: CellHookData) => {
-      check?.();
-      const laid = (data.cell.raw as Partial<CellWithLayout> | null)?.laid;
-      if (!laid) return false;
-      painter.invalidate();
-      const { x, y: cy, width, height } = data.cell;
-      if (laid.fill) painter.fillRect(x, cy, width, height, laid.fill);
-      painter.cellContent(laid, x, cy, height, fields());
-      pendingBorders.push({ b: laid.borders, x, y: cy, w: width, h: height });
-      return false;
-    },
-    // Borders last, once per page: a neighbour's shading must not paint over half of a border.
-    didDrawPage: () => {
-      for (const p of pendingBorders) painter.borders(p.b, p.x, p.y, p.w, p.h);
-      pendingBorders.length = 0;
-      painter.invalidate();
-    },
-  });
-  painter.invalidate();
-  const last = (doc as unknown as { lastAutoTable?: { finalY?: number } }).lastAutoTable;
-  return last?.finalY ?? y;
+  /** Height a row's cells reach down to: its own, or that of the rows its spanning cells cover. */
+  const reach = (plans: RowPlan[], i: number): number => {
+    let h = plans[i].height;
+    for (const c of plans[i].row.cells) {
+      if (c.rowSpan <= 1) continue;
+      let sum = 0;
+      for (let k = i; k < Math.min(plans.length, i + c.rowSpan); k++) sum += plans[k].height;
+      h = Math.max(h, sum);
+    }
+    return h;
+  };
+
+  const place = (plans: RowPlan[], i: number): void => {
+    check?.();
+    const plan = plans[i];
+    const f = fields();
+    for (const cell of plan.row.cells) {
+      const x = colX[cell.col];
+      const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - x;
+      let h = plan.height;
+      for (let k = i + 1; k < Math.min(plans.length, i + cell.rowSpan); k++) h += plans[k].height;
+      if (cell.fill) emitter.fillRect(x, y, w, h, cell.fill);
+      emitter.cellContent(cell, x, y, h, f);
+      pendingBorders.push({ b: cell.borders, x, y, w, h });
+    }
+    y += plan.height;
+  };
+
+  for (let i = 0; i < head.length; i++) place(head, i);
+  const maxRow = pageContent - headHeight;
+  for (let i = 0; i < body.length; i++) {
+    const need = reach(body, i);
+    // A row that does not fit moves to the next page, unless it would not fit there either.
+    if (y + need > frame.bottom && need <= maxRow) {
+      flushBorders();
+      newPage();
+      y = frame.top;
+      for (let k = 0; k < head.length; k++) place(head, k);
+    }
+    place(body, i);
+  }
+  flushBorders();
+  return y;
 }
