@@ -11,7 +11,7 @@ import type { Block, BorderLine, CellMargins, Table, TableCell, TableRow } from 
 import { isBlock, type PartContext } from './context.js';
 import { mergeBorders, readBorders, readShading, type Borders } from './props.js';
 import { mergeLayer, readCellMargins, type TableLayer, type TableStyle } from './styles.js';
-import { num, round2, twips } from './units.js';
+import { num, onOff, round2, twips } from './units.js';
 import { dropped } from './warnings.js';
 import { child, childVal, children, type XElement } from './xml.js';
 
@@ -101,6 +101,11 @@ function sameLine(a: BorderLine | null, b: BorderLine | null): boolean {
 /** Tables being read around the current one (a nested table's indent is measured differently). */
 let nesting = 0;
 
+/** An on/off element of w:trPr: present and not switched off by its w:val. */
+function isOn(el: XElement | undefined): boolean {
+  return el !== undefined && onOff(el.attrs['w:val']);
+}
+
 export function readTable(ctx: PartContext, tbl: XElement): Table {
   nesting++;
   try {
@@ -122,7 +127,7 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   const rowEls = unwrap(ctx, tbl, 'w:tr');
   const nRows = rowEls.length;
   let headerRows = 0;
-  while (headerRows < nRows && child(child(rowEls[headerRows], 'w:trPr'), 'w:tblHeader')) headerRows++;
+  while (headerRows < nRows && isOn(child(child(rowEls[headerRows], 'w:trPr'), 'w:tblHeader'))) headerRows++;
 
   // First pass: grid positions, so conditional formatting knows first/last columns.
   const layout = rowEls.map((tr) => {
@@ -202,8 +207,13 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     if (r < headerRows) tableRow.header = true;
     const height = child(row.trPr, 'w:trHeight');
     const h = twips(height?.attrs['w:val']);
-    if (h && h > 0) tableRow.height = round2(h);
-    if (child(row.trPr, 'w:cantSplit')) tableRow.cantSplit = true;
+    // hRule: atLeast when absent with a value (ECMA-376 17.4.81), auto = no minimum, exact = that height whatever it holds.
+    const rule = height?.attrs['w:hRule'];
+    if (h && h > 0 && rule !== 'auto') {
+      tableRow.height = round2(h);
+      if (rule === 'exact') tableRow.heightRule = 'exact';
+    }
+    if (isOn(child(row.trPr, 'w:cantSplit'))) tableRow.cantSplit = true;
     rows.push(tableRow);
   });
 

@@ -151,8 +151,11 @@ export interface TableRow {
   cells: TableCell[];
   /** Header rows repeat at the top of every page the table continues on. */
   header?: boolean;
-  /** Minimum height in points. */
+  /** Minimum height in points (the height itself with heightRule 'exact'). */
   height?: number;
+  /** 'exact': the row is `height` tall whatever it holds (what does not fit is not shown); default: at least. */
+  heightRule?: 'atLeast' | 'exact';
+  /** The row moves to the next page whole instead of splitting at a page's foot. */
   cantSplit?: boolean;
 }
 
