@@ -18,7 +18,7 @@ import { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
 import { Numbering } from './numbering.js';
 import { DocxPackage } from './package.js';
 import { mergeP, mergeR } from './props.js';
-import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
 import { readTheme, themeColor } from './theme.js';
@@ -107,7 +107,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     sections,
     defaults: {
       run: toRunStyle(runDefaults, ''),
-      paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p), runSize(runDefaults)),
+      paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p)),
     },
   };
   if (background) model.background = background;

@@ -9,7 +9,7 @@ import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
 import { mergeP, mergeR, readPPr, readRPr, type PProps, type RProps } from './props.js';
-import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement } from './xml.js';
 import { bulletText } from './numbering.js';
@@ -58,8 +58,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
 
   const outline = props.outlineLevel !== undefined && props.outlineLevel < 9 ? props.outlineLevel + 1 : undefined;
   const heading = outline ?? ps.headingFromName;
-  const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
-  const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
+  const style = toParagraphStyle(props, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
 
   const items: Item[] = [];
   // A paragraph that only anchors floating content (an empty line holding a text box or a picture) is
@@ -96,11 +95,6 @@ function continuation(style: Paragraph['style']): Paragraph['style'] {
   const copy = { ...style };
   delete copy.pageBreakBefore;
   return copy;
-}
-
-function firstRunSize(segments: Inline[][]): number | undefined {
-  for (const seg of segments) for (const run of seg) if (run.type !== 'image' && run.style?.size) return run.style.size;
-  return undefined;
 }
 
 function styleKey(style: RunStyle | undefined): string {

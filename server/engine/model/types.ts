@@ -54,6 +54,12 @@ export interface ParagraphStyle {
   spaceAfter?: number;
   /** Line height as a multiple of the font size (1 = single). */
   lineHeight?: number;
+  /**
+   * Word's exact and at-least line spacing, in points (w:spacing/@w:lineRule exact | atLeast): every line of
+   * the paragraph is exactly that tall, or at least that tall. Either one replaces lineHeight.
+   */
+  lineExact?: number;
+  lineAtLeast?: number;
   /** Outline level of a heading (1 = top); used for bookmarks. */
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;

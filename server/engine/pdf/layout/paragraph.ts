@@ -228,6 +228,9 @@ interface ParaGeometry {
   /** The farthest explicit tab stop honoured (from the start edge): the page's edge, or the box's in cells. */
   tabLimit: number;
   lineSpacing: number;
+  /** Word's exact / at-least line height in points (0: none). */
+  lineExact: number;
+  lineAtLeast: number;
 }
 
 function segToItem(seg: Seg, x: number): Item {
@@ -469,7 +472,8 @@ class LineBreaker {
 
 // ───────────────────────────── finishing a line ─────────────────────────────
 
-function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: number): { baseline: number; height: number } {
+function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry): { baseline: number; height: number } {
+  const spacing = geo.lineSpacing;
   let asc = 0;
   let desc = 0;
   let textAsc = 0;
@@ -491,6 +495,12 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: numbe
   asc = Math.max(asc, textAsc);
   desc = Math.max(desc, textDesc);
   // Extra spacing of "multiple" line spacing goes above the text, as in Word.
+  if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
+    // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
+    // least it; the room above the text grows or shrinks, the descent stays at the bottom.
+    const height = geo.lineExact > 0 ? geo.lineExact : Math.max(geo.lineAtLeast, asc + desc);
+    return { baseline: Math.max(height - desc, Math.min(asc, height) * 0.5), height };
+  }
   const extra = (spacing - 1) * (textAsc + textDesc);
   const height = Math.max(1, asc + desc + extra);
   const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
@@ -575,7 +585,7 @@ function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
 
 function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, label: Item[] | null): Line {
   let items = line.items;
-  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo.lineSpacing);
+  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo);
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
@@ -685,8 +695,10 @@ function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'],
     ? style.align
     : rtl ? 'right' : 'left';
   const lineSpacing = Math.min(Math.max(num(style.lineHeight, 1), 0.5), 10);
+  const lineExact = Math.min(Math.max(num(style.lineExact, 0), 0), 1584);
+  const lineAtLeast = lineExact > 0 ? 0 : Math.min(Math.max(num(style.lineAtLeast, 0), 0), 1584);
   const beyond = pageMargins ? Math.max(0, num(rtl ? pageMargins.left : pageMargins.right, 0)) : 0;
-  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing };
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast };
 }
 
 /** Lays out one paragraph in a box `width` points wide. */
