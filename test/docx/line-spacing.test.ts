@@ -44,3 +44,22 @@ test('without a header the body starts at the top margin, even one smaller than 
   // Top margin 10 pt: the first baseline lies within the first line's height below it, far above 42.5 pt.
   assert.ok(box.y > 10 && box.y < 10 + 20, `baseline at ${box.y}`);
 });
+
+test('a document grid of lines (w:docGrid type lines) gives every body line whole pitches, unless the paragraph opts out', async () => {
+  const sect = (grid: string): string => `<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/>${grid}</w:sectPr>`;
+  const lines = (pPr: string): string => `<w:p><w:pPr>${pPr}</w:pPr><w:r><w:t>G1</w:t></w:r><w:r><w:br/></w:r><w:r><w:t>G2</w:t></w:r><w:r><w:br/></w:r><w:r><w:t>G3</w:t></w:r></w:p>`;
+  const gaps = async (pPr: string, grid: string): Promise<number[]> => {
+    const pages = await docxPages(buildDocx({ body: lines(pPr), sectPr: sect(grid) }));
+    const ys = ['G1', 'G2', 'G3'].map((t) => findText(pages, t).y);
+    return [ys[1] - ys[0], ys[2] - ys[1]];
+  };
+  // 18 pt pitch (360 twips) for 10 pt text: one pitch per line.
+  for (const d of await gaps('', '<w:docGrid w:type="lines" w:linePitch="360"/>')) assert.ok(Math.abs(d - 18) < 0.01, `gap ${d}`);
+  // Double spacing (about 23 pt of a 10 pt line) takes two pitches.
+  for (const d of await gaps('<w:spacing w:line="480" w:lineRule="auto"/>', '<w:docGrid w:type="lines" w:linePitch="360"/>')) assert.ok(Math.abs(d - 36) < 0.01, `gap ${d}`);
+  // No grid, a grid of type default, or a paragraph that does not snap: the font's own line.
+  const plain = await gaps('', '');
+  assert.ok(plain[0] < 17, `plain ${plain[0]}`);
+  assert.deepEqual(await gaps('', '<w:docGrid w:linePitch="360"/>'), plain);
+  assert.deepEqual(await gaps('<w:snapToGrid w:val="0"/>', '<w:docGrid w:type="lines" w:linePitch="360"/>'), plain);
+});

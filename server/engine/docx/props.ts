@@ -68,6 +68,8 @@ export interface PProps {
   shading?: string | null;
   borders?: Borders;
   contextualSpacing?: boolean;
+  /** False: the paragraph's lines ignore the section's document grid. */
+  snapToGrid?: boolean;
   numId?: string;
   ilvl?: number;
 }
@@ -331,6 +333,9 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       case 'w:contextualSpacing':
         out.contextualSpacing = flag(el);
+        break;
+      case 'w:snapToGrid':
+        out.snapToGrid = flag(el);
         break;
       case 'w:tabs':
         out.tabs = readTabs(el);

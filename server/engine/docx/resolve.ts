@@ -68,6 +68,7 @@ export function toParagraphStyle(p: PProps, heading?: number, styleId?: string):
   }
   if (p.shading) style.shading = p.shading;
   if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
+  if (p.snapToGrid === false) style.snapToGrid = false;
   if (p.borders) {
     const b: NonNullable<ParagraphStyle['borders']> = {};
     if (p.borders.top) b.top = p.borders.top;

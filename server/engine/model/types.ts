@@ -60,6 +60,8 @@ export interface ParagraphStyle {
    */
   lineExact?: number;
   lineAtLeast?: number;
+  /** false: the lines ignore the section's document grid (PageSetup.linePitch). */
+  snapToGrid?: boolean;
   /** Outline level of a heading (1 = top); used for bookmarks. */
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;
@@ -209,6 +211,11 @@ export interface PageSetup {
   /** Distance from the page edge to the header / footer. */
   headerDistance?: number;
   footerDistance?: number;
+  /**
+   * Document grid line pitch in points (Word's w:docGrid of type lines, common in East Asian documents): each
+   * line of the body takes a whole number of pitches.
+   */
+  linePitch?: number;
 }
 
 export interface HeaderFooterSet {

@@ -127,7 +127,9 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     budget,
     locale,
   };
-  const body = layoutBlocks(section.body, width, ctx);
+  // The document grid snaps the body's lines (also in its tables), not those of headers and footers.
+  const pitch = asObject<{ linePitch?: unknown }>(section.page)?.linePitch;
+  const body = layoutBlocks(section.body, width, typeof pitch === 'number' && pitch > 0 ? { ...ctx, linePitch: pitch } : ctx);
   return { section, geo, body, parts, ctx };
 }
 

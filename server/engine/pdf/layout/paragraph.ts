@@ -48,6 +48,8 @@ export interface LayoutContext {
   minWidth?: { value: number };
   /** The model's locale: all-capitals and small-capitals text is upper-cased by its rules. */
   locale?: string;
+  /** The section's document grid (points): lines of auto spacing take whole multiples of it. */
+  linePitch?: number;
 }
 
 /** Word's default tab stops: every half inch. */
@@ -231,6 +233,8 @@ interface ParaGeometry {
   /** Word's exact / at-least line height in points (0: none). */
   lineExact: number;
   lineAtLeast: number;
+  /** Document grid pitch (0: none). */
+  pitch: number;
 }
 
 function segToItem(seg: Seg, x: number): Item {
@@ -498,13 +502,24 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
     // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
     // least it; the room above the text grows or shrinks, the descent stays at the bottom.
-    const height = geo.lineExact > 0 ? geo.lineExact : Math.max(geo.lineAtLeast, asc + desc);
+    const height = geo.lineExact > 0 ? geo.lineExact : Math.max(geo.lineAtLeast, snap(asc + desc, geo.pitch));
     return { baseline: Math.max(height - desc, Math.min(asc, height) * 0.5), height };
+  }
+  if (geo.pitch > 0) {
+    // On a document grid a line (its multiple spacing included) takes whole pitches; the text sits at the foot of
+    // its line, as with Word's extra line spacing.
+    const height = snap((asc + desc) * spacing, geo.pitch);
+    return { baseline: Math.max(asc * 0.5, height - desc), height };
   }
   const extra = (spacing - 1) * (textAsc + textDesc);
   const height = Math.max(1, asc + desc + extra);
   const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
   return { baseline, height };
+}
+
+/** `h` rounded up to whole grid pitches (unchanged without a grid); a hair over a pitch does not take another. */
+function snap(h: number, pitch: number): number {
+  return pitch > 0 ? Math.max(1, Math.ceil(h / pitch - 0.05)) * pitch : h;
 }
 
 function isMark(cp: number): boolean {
@@ -668,7 +683,7 @@ function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt 
   return { kind: 'image', image, width: w, height: h, fmt };
 }
 
-function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins']): ParaGeometry {
+function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins'], linePitch: number | undefined): ParaGeometry {
   const level = list ? Math.max(0, Math.min(8, Math.floor(num(list.level, 0)))) : 0;
   let indentLeft = num(style.indentLeft, list ? 36 * (level + 1) : 0);
   let indentRight = num(style.indentRight, 0);
@@ -698,14 +713,15 @@ function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'],
   const lineExact = Math.min(Math.max(num(style.lineExact, 0), 0), 1584);
   const lineAtLeast = lineExact > 0 ? 0 : Math.min(Math.max(num(style.lineAtLeast, 0), 0), 1584);
   const beyond = pageMargins ? Math.max(0, num(rtl ? pageMargins.left : pageMargins.right, 0)) : 0;
-  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast };
+  const pitch = style.snapToGrid === false ? 0 : Math.min(Math.max(num(linePitch, 0), 0), 720);
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast, pitch };
 }
 
 /** Lays out one paragraph in a box `width` points wide. */
 export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext): LaidParagraph {
   const style = merge(ctx.defaults.paragraph, p.style);
   const list = p.list && typeof p.list === 'object' ? p.list : undefined;
-  const geo = geometry(style, width, list, ctx.pageMargins);
+  const geo = geometry(style, width, list, ctx.pageMargins, ctx.linePitch);
   const runs = Array.isArray(p.runs) ? p.runs : [];
 
   // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).
