@@ -492,6 +492,7 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
     textAsc = Math.max(textAsc, a, it.fmt.rise + it.face.ascent * it.fmt.drawSize);
     textDesc = Math.max(textDesc, d, -it.fmt.rise + it.face.descent * it.fmt.drawSize);
   }
+  const pictureAsc = asc;
   if (textAsc === 0 && textDesc === 0 && asc === 0) {
     textAsc = markFace.ascent * markFmt.size;
     textDesc = markFace.descent * markFmt.size;
@@ -505,16 +506,16 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
     const height = geo.lineExact > 0 ? geo.lineExact : Math.max(geo.lineAtLeast, snap(asc + desc, geo.pitch));
     return { baseline: Math.max(height - desc, Math.min(asc, height) * 0.5), height };
   }
-  if (geo.pitch > 0) {
-    // On a document grid a line (its multiple spacing included) takes whole pitches; the text sits at the foot of
-    // its line, as with Word's extra line spacing.
-    const height = snap((asc + desc) * spacing, geo.pitch);
-    return { baseline: Math.max(asc * 0.5, height - desc), height };
-  }
   const extra = (spacing - 1) * (textAsc + textDesc);
-  const height = Math.max(1, asc + desc + extra);
+  const natural = Math.max(1, asc + desc + extra);
   const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
-  return { baseline, height };
+  // On a document grid a line (its multiple spacing included) takes whole pitches: text sits at their foot (the
+  // room goes above it, as extra line spacing does), a picture in their middle (as LibreOffice draws both).
+  if (geo.pitch > 0) {
+    const height = snap(natural, geo.pitch);
+    return { baseline: baseline + (height - natural) * (pictureAsc > textAsc ? 0.5 : 1), height };
+  }
+  return { baseline, height: natural };
 }
 
 /** `h` rounded up to whole grid pitches (unchanged without a grid); a hair over a pitch does not take another. */
