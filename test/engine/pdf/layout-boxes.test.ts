@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { A4, model, para, render, section, words } from './helpers.js';
 import { findText, modelPages, textBoxes } from './boxes.js';
 import type { Block } from '../../../server/engine/model/types.js';
+import { Emitter } from '../../../server/engine/pdf/flow/emit.js';
+import { PageSequence } from '../../../server/engine/pdf/flow/pages.js';
 
 test('paragraphs become text boxes inside the content box, flowing onto as many pages as the PDF has', async () => {
   const body: Block[] = [];
@@ -62,4 +64,25 @@ test('a long table: its rows continue on the next page below the repeated header
   const prices = textBoxes(pages).filter((b) => /^\d+\.00$/.test(b.text));
   assert.equal(prices.length, 80);
   for (const b of prices) assert.ok(b.x >= 72 + 300, `${b.text} in the second column`);
+});
+
+test('pages are handed over one by one as the next starts (the renderer paints and drops each)', () => {
+  const emitter = new Emitter();
+  const handed: number[] = [];
+  const boxesHanded: number[] = [];
+  const pages = new PageSequence(emitter, (p) => {
+    handed.push(p.number);
+    boxesHanded.push(p.boxes.length);
+  });
+  pages.start(100, 200);
+  emitter.fillRect(0, 0, 10, 10, [0, 0, 0]);
+  assert.deepEqual(handed, []);
+  pages.start(100, 200);
+  assert.deepEqual(handed, [1]);
+  assert.deepEqual(boxesHanded, [1], 'page 1 handed over with its box when page 2 starts');
+  assert.equal(emitter.out.length, 0, 'the new page starts empty');
+  pages.close();
+  assert.deepEqual(handed, [1, 2]);
+  pages.close();
+  assert.deepEqual(handed, [1, 2], 'closing twice hands nothing more');
 });
