@@ -362,6 +362,24 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
   return out;
 }
 
+/**
+ * A right-to-left paragraph's (w:bidi) properties with its sides made physical, as the model has them. In
+ * WordprocessingML "left" means the start side of a right-to-left paragraph (Word's and LibreOffice's reading):
+ * w:jc left/start aligns it to the right, w:jc right/end to the left, and w:ind left/start indents it from the
+ * right. Without w:jc it aligns to its start, the right. Tab stops and list labels the layout mirrors itself.
+ */
+export function physicalSides(p: PProps): PProps {
+  if (!p.bidi) return p;
+  const align = p.align === 'left' || p.align === undefined ? 'right' : p.align === 'right' ? 'left' : p.align;
+  const out: PProps = { ...p, align };
+  delete out.indentLeft;
+  delete out.indentRight;
+  if (p.indentRight !== undefined) out.indentLeft = p.indentRight;
+  if (p.indentLeft !== undefined) out.indentRight = p.indentLeft;
+  if (p.borders) out.borders = { ...p.borders, left: p.borders.right, right: p.borders.left };
+  return out;
+}
+
 /** Layers paragraph properties; tab stops accumulate (a 'clear' stop removes the inherited one at its position). */
 export function mergeP(base: PProps, over: PProps): PProps {
   const out = { ...base, ...over };
