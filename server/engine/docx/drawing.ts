@@ -219,7 +219,7 @@ function groupScale(data: XElement | undefined, width: number | undefined, heigh
 /** A paragraph holding one image, in the document's default paragraph style. */
 function imageParagraph(ctx: PartContext, image: ImageRun, align?: 'left' | 'center' | 'right'): Paragraph {
   const base = ctx.doc.styles.paragraphStyle(undefined);
-  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined }, 11);
+  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined });
   if (align) style.align = align;
   return { type: 'paragraph', runs: [image], style };
 }
