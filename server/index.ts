@@ -95,6 +95,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     allowedHosts: () => hosts,
     guiDir: options.guiDir ?? path.join(projectRoot(), 'dist', 'renderer'),
   });
+  // Render workers start with the services and warm up (engine, fonts, a page) while the store and the app are
+  // prepared; the service listens once they are warm, so the first document does not pay for it.
+  await svc.renderer.ready();
   const server = http.createServer(app);
   // Slow clients must not hold sockets forever; long renders are far below these.
   server.requestTimeout = 120_000;
