@@ -24,15 +24,12 @@ export interface Renderer {
   /** `onStart` runs when the job leaves the queue (the document becomes `processing`). */
   render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome>;
   /**
-   * Resolves once the renderer is warm: every worker started, its engine loaded and a warm-up page rendered (the
-   * service listens only then). Never rejects; a pool that cannot get ready in READY_WAIT_MS resolves anyway.
+   * Resolves once the renderer is warm — every worker started, its engine loaded and a warm-up page rendered — or
+   * after `waitMs` at most (the workers keep warming; jobs queue meanwhile), whichever comes first. Never rejects.
    */
-  ready(): Promise<void>;
+  ready(waitMs?: number): Promise<void>;
   close(): Promise<void>;
 }
-
-/** How long the start waits for warm workers before it listens anyway (they keep warming; jobs queue meanwhile). */
-const READY_WAIT_MS = 10_000;
 
 export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void): Renderer {
   return workers > 0 ? new WorkerPool(workers, settings, log) : new InlineRenderer(settings);
@@ -50,7 +47,7 @@ class InlineRenderer implements Renderer {
     return this.#core.render(job);
   }
 
-  ready(): Promise<void> {
+  ready(_waitMs?: number): Promise<void> {
     // On the main thread: warmed in the background (the event loop must answer meanwhile), not awaited.
     void this.#core.warm().catch(() => undefined);
     return Promise.resolve();
@@ -156,14 +153,14 @@ export class WorkerPool implements Renderer {
     });
   }
 
-  ready(): Promise<void> {
-    const timer = setTimeout(() => {
-      if (!this.#readyResolve) return;
-      this.#log(`render workers not ready after ${READY_WAIT_MS} ms; listening anyway`);
-      this.#setReady();
-    }, READY_WAIT_MS);
-    timer.unref();
-    return this.#ready.finally(() => clearTimeout(timer));
+  ready(waitMs = Infinity): Promise<void> {
+    if (!Number.isFinite(waitMs)) return this.#ready;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, waitMs));
+      timer.unref();
+    });
+    return Promise.race([this.#ready, late]).finally(() => clearTimeout(timer));
   }
 
   #setReady(): void {

@@ -1,7 +1,7 @@
 /**
  * How many render workers the service runs by default (one per CPU less one for the event loop, at least one;
  * DOCLOOM_RENDER_WORKERS overrides), and that a pool is warm — every worker's engine loaded and a warm-up page
- * rendered — when it says it is ready (the service listens only then: issue 14).
+ * rendered — when it says it is ready (a start waits for that, up to 1 s, before it listens: issue 14).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
