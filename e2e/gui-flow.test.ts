@@ -138,9 +138,12 @@ describe('GUI: import → settings → generate → documents → download → d
     await waitForPreview(page, ['INV-2026-042', 'Payment is due'], ['PAID IN FULL']);
     await paid.check();
 
+    // The Test switch starts off (a document is real unless asked otherwise): switched on for the watermark.
+    await page.getByRole('switch', { name: 'Test document' }).check();
     const text = await waitForPreview(
       page,
-      ['INV-2026-042', 'Zephyrine Okonkwo', 'Deliver before noon', 'Fragile parcel', 'Walnut desk', 'Brass lamp', 'PAID IN FULL'],
+      // The watermark among the awaited words: the preview of the switch itself, not the one before it.
+      ['INV-2026-042', 'Zephyrine Okonkwo', 'Deliver before noon', 'Fragile parcel', 'Walnut desk', 'Brass lamp', 'PAID IN FULL', 'TEST DOCUMENT'],
       ['Spare row', 'Payment is due'],
     );
     // The list kept its new order in the document too.

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from './config.js';
 import { startServer } from './index.js';
 import { openTemplateStore, openTokenStore } from './store/index.js';
 import { ServiceError } from './services/errors.js';
-import { TokenService } from './services/tokens.js';
+import { TokenService, isWindowSignIn } from './services/tokens.js';
 import { TemplateService, describeTemplateError, describeWarningLocation } from './services/templates.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
 import { imageResolvers } from './services/images.js';
@@ -129,7 +129,8 @@ function token(config: Config, args: string[]): void {
       return;
     }
     console.log('ID\tACCESS\t\tCREATED\t\t\t\tNAME');
-    for (const t of tokens) console.log(`${t.id}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name}`);
+    // A browser window's sign-in is not an API token: marked so (docs/api.md, "Browser sign-in").
+    for (const t of tokens) console.log(`${t.id}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name}${isWindowSignIn(t) ? ' (window sign-in, ends after 12 h unused)' : ''}`);
     return;
   }
   if (sub === 'revoke') {
@@ -196,7 +197,11 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   const fields = record.fields.map((f) => f.name).join(', ') || '(none)';
   console.log(`Imported "${record.name}" (uuid ${record.uuid}, id ${record.id}); fields: ${fields}.`);
   // What the import left out or changed: one line each, on stderr (the template is imported all the same).
-  for (const w of record.import_warnings ?? []) console.error(`${file}: warning ${w.code} (${describeWarningLocation(w)}): ${w.message}`);
+  for (const w of record.import_warnings ?? []) {
+    // The delimiter suggestion says how to act on it: the same command with --delimiters.
+    const hint = w.suggested_delimiters ? ` Import it with --delimiters "${w.suggested_delimiters}".` : '';
+    console.error(`${file}: warning ${w.code} (${describeWarningLocation(w)}): ${w.message}${hint}`);
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {

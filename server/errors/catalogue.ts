@@ -40,6 +40,7 @@ export const CATALOGUE = {
   invalid_data: { kind: 'document', status: 422, meaning: 'The data cannot be handed to the renderer (nested too deeply to copy to a render thread).' },
   file_missing: { kind: 'document', status: null, meaning: 'A completed document\'s file was found missing at start (removed outside docloom); the document is marked failed.' },
   limit_exceeded: { kind: 'document', status: 422, meaning: 'A render limit was exceeded: rows per list, list items per document, images per document, render time or pages per document.' },
+  aggregate_not_number: { kind: 'document', status: 422, meaning: 'An aggregate filter (`sum`, `min`, `max`, `avg`) met a value that is neither a number nor missing; the message names list, item and key.' },
   invalid_image: { kind: 'document', status: 422, meaning: 'An image value that is not a data: URI or http(s) URL, bad base64, or damaged image data.' },
   image_unsupported: { kind: 'document', status: 422, meaning: 'An image in a format the renderer cannot draw (SVG, TIFF, HEIC, …).' },
   image_type: { kind: 'document', status: 422, meaning: 'An image URL that did not answer a PNG, JPEG, GIF or WebP image.' },
@@ -72,6 +73,8 @@ export const CATALOGUE = {
   unknown_filter: { kind: 'template', status: 422, meaning: 'A filter that does not exist.' },
   bad_filter_argument: { kind: 'template', status: 422, meaning: 'A filter with a wrong or missing argument.' },
   invalid_tag: { kind: 'template', status: 422, meaning: 'A filter on a section or image tag.' },
+  invalid_expression: { kind: 'template', status: 422, meaning: 'A tag that is neither a name nor a well-formed expression (`{{a >}}`, `{{(a}}`, `{{x ? 1}}`), longer than 1,000 characters or nested more than 32 levels deep.' },
+  unsupported_tag: { kind: 'template', status: 422, meaning: "A docxtemplater tag docloom does not take: raw XML (`{@x}`), a delimiter change (`{=<< >>=}`), a dash loop (`{-w:p x}`), a call or an assignment." },
   invalid_image_size: { kind: 'template', status: 422, meaning: 'An image size that is not WIDTHxHEIGHT in points, or out of range.' },
   unknown_system_tag: { kind: 'template', status: 422, meaning: 'A `$` tag other than `$page` and `$pages`.' },
   section_crosses_table: { kind: 'template', status: 422, meaning: 'A section opened in a table cell and closed outside that table.' },
@@ -80,6 +83,7 @@ export const CATALOGUE = {
   more_errors: { kind: 'template', status: 422, meaning: 'The last entry of a template error list cut at 100 errors: how many more there are.' },
 
   // Warnings (the template is accepted).
+  no_tags_found: { kind: 'warning', status: null, meaning: 'The file has no tags with the template\'s delimiters, but has some with other ones (`{ }`, `[ ]`, `<< >>` or `${ }`): `suggested_delimiters` names them and `count` says how many fields they give.' },
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
   picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (EMF, WMF, TIFF, SVG, BMP, …) is left out.' },
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },

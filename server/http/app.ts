@@ -1,6 +1,7 @@
 /**
- * The Express app: guards (Host, CORS), request ids and logging, the public /api routes (sign-in exchange,
- * signed downloads), bearer auth, the API routes, the GUI, and the one error handler. Only server/http/ knows Express.
+ * The Express app: guards (Host, CORS), request ids and logging, the public /api routes (the OpenAPI description
+ * and its reference page, sign-in exchange, signed downloads), bearer auth, the API routes, the GUI, and the one
+ * error handler. Only server/http/ knows Express.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import crypto from 'node:crypto';
@@ -13,6 +14,7 @@ import { cors, hostGuard } from './guards.js';
 import { guiRoutes } from './gui.js';
 import { documentRoutes, signedDownloadRoutes } from './routes/documents.js';
 import { miscRoutes, signInRoutes } from './routes/misc.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
 import { Profile } from '../services/profile.js';
 
@@ -78,6 +80,7 @@ export function createApp(o: AppOptions): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  api.use(openApiRoutes(s));
   api.use(signInRoutes(s, parsers));
   api.use(signedDownloadRoutes(s));
   api.use(requireToken(s.tokens));
@@ -97,6 +100,9 @@ export function createApp(o: AppOptions): Express {
       [/^\/settings\/?$/, 'GET, HEAD, PUT'],
       [/^\/tokens\/?$/, 'GET, HEAD, POST'],
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
+      [/^\/(openapi\.json|reference)\/?$/, 'GET, HEAD'],
+      [/^\/gui\/exchange\/?$/, 'POST'],
+      [/^\/gui\/sign-out\/?$/, 'POST'],
     ]),
   );
   api.use((_req, res) => sendError(res, 404, 'Not found.'));

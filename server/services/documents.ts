@@ -12,6 +12,7 @@ import { isNoSpace } from '../errors/storage.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
+import { TemplateGrammarCheck } from './template-grammar.js';
 import type { RenderJob } from './render-core.js';
 import type { Priority, Renderer } from './render-pool.js';
 import type { TemplateService } from './templates.js';
@@ -77,6 +78,7 @@ export interface FileToSend {
 export class DocumentService {
   /** Renders started and not yet recorded; close() waits for them. */
   readonly #running = new Set<Promise<void>>();
+  readonly #grammar = new TemplateGrammarCheck();
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -141,6 +143,7 @@ export class DocumentService {
     const test = optionalFlag(v, 'test', input.test) ?? false;
     const locale = optionalLocale(v, input.locale) ?? null;
     v.throwIfAny();
+    await this.#grammar.assertCompiles(template!, this.deps.templates.filePath(template!));
     const job = this.#job(template!, data!, { test, password: null, locale, title: template!.name, output: 'pdf', editableCopy: false });
     const outcome = await this.deps.renderer.render(job, 'interactive');
     if (outcome.ok) return outcome.bytes;
@@ -253,6 +256,8 @@ export class DocumentService {
     const locale = optionalLocale(v, input.locale);
     const isAsync = optionalFlag(v, 'async', input.async);
     v.throwIfAny();
+    // A stored template whose tags the current template language refuses: 422 with each tag located.
+    await this.#grammar.assertCompiles(template!, this.deps.templates.filePath(template!));
     profile?.mark('validate');
     return {
       template: template!,

@@ -53,6 +53,38 @@ export function ownSettings(bytes: Uint8Array): { name?: string; description?: s
   }
 }
 
+/** Other delimiters people's Word templates use (docxtemplater's `{ }`, mail-merge `<< >>`, …), tried in this order. */
+export const OTHER_DELIMITERS: ReadonlyArray<[string, string]> = [['{', '}'], ['[', ']'], ['<<', '>>'], ['${', '}']];
+
+function countFields(fields: readonly Field[]): number {
+  return fields.reduce((n, f) => n + 1 + countFields(f.fields ?? []), 0);
+}
+
+/**
+ * A file with no fields under its delimiters is read again with each of OTHER_DELIMITERS: the pair giving the
+ * most fields becomes a `no_tags_found` warning, so the user hears "7 tags use { }" rather
+ * than a silent "0 fields". Only runs for a file with no fields, so an ordinary import costs nothing more.
+ */
+function suggestDelimiters(engine: Engine, job: ImportJob, bytes: Uint8Array): ImportWarning | null {
+  let best: { pair: [string, string]; count: number } | null = null;
+  for (const pair of OTHER_DELIMITERS) {
+    if (pair[0] === job.delimiters[0] && pair[1] === job.delimiters[1]) continue;
+    const tried = engine.compileTemplate({ kind: job.kind, bytes, delimiters: pair, docxLimits: job.docxLimits });
+    const count = tried.ok ? countFields(tried.fields) : 0;
+    // On a tie the longer opening wins: `${name}` also reads as `$` + `{name}`, and `${ }` is what was meant.
+    if (count > 0 && (!best || count > best.count || (count === best.count && pair[0].length > best.pair[0].length))) best = { pair, count };
+  }
+  if (!best) return null;
+  const suggested = best.pair.join(' ');
+  return {
+    code: 'no_tags_found',
+    message: `No ${job.delimiters.join(' ')} tags found; ${best.count} ${best.count === 1 ? 'tag uses' : 'tags use'} ${suggested}.`,
+    location: { part: 'file' },
+    count: best.count,
+    suggested_delimiters: suggested,
+  };
+}
+
 export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
   let bytes = job.bytes;
   let macrosRemoved = false;
@@ -70,6 +102,7 @@ export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
   }
   const result = engine.compileTemplate({ kind: job.kind, bytes, delimiters: job.delimiters, docxLimits: job.docxLimits });
   if (!result.ok) return { ok: false, errors: result.errors.slice(0, MAX_LISTED_TEMPLATE_ERRORS), total: result.errors.length };
+  const suggestion = result.fields.length === 0 ? suggestDelimiters(engine, job, bytes) : null;
   return {
     ok: true,
     fields: result.fields,
@@ -77,7 +110,7 @@ export function runImport(engine: Engine, job: ImportJob): ImportOutcome {
     schema: engine.dataSchema(result.fields),
     ...(macrosRemoved ? { bytes } : {}),
     macrosRemoved,
-    warnings: result.warnings,
+    warnings: suggestion ? [suggestion, ...result.warnings] : result.warnings,
     own: job.kind === 'json' ? ownSettings(bytes) : {},
   };
 }

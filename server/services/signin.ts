@@ -1,8 +1,8 @@
 /**
  * One-time sign-in codes for the GUI in a browser: `docloom serve` prints a link carrying a code; the page
- * trades it once (within 10 minutes) for a fresh token named "GUI (browser)". Codes live in memory only.
- * The tokens made here have a lifetime (TokenService.pruneSignInTokens): each exchange also drops the sign-in
- * tokens idle for 30 days and those beyond the 5 most recently used.
+ * trades it once (within 10 minutes) for a window sign-in named "GUI (browser)" — one credential per window, not
+ * an API token (tokens.ts, WINDOW_SIGN_IN_IDLE_HOURS). A window that signs in again hands its old credential
+ * along and it is revoked, so reloading sign-in links never piles credentials up. Codes live in memory only.
  */
 import crypto from 'node:crypto';
 import { randomString, type TokenService } from './tokens.js';
@@ -24,8 +24,11 @@ export class SignInCodes {
     return code;
   }
 
-  /** Trades a code for a new token; the code stops working whatever the outcome. */
-  exchange(code: unknown): string {
+  /**
+   * Trades a code for a new window sign-in; the code stops working whatever the outcome. `previous` is the
+   * bearer the window held until now, if any: when it is a window sign-in it is revoked (an API token never is).
+   */
+  exchange(code: unknown, previous?: string): string {
     const invalid = validationError({ code: ['The sign-in code is invalid or has expired.'] });
     if (typeof code !== 'string' || code.length === 0 || code.length > 200) {
       if (code === undefined || code === '') throw validationError({ code: ['The code field is required.'] });
@@ -36,6 +39,8 @@ export class SignInCodes {
     this.#codes.delete(key);
     if (expires === undefined || expires < Date.now()) throw invalid;
     const { token } = this.tokens.create(GUI_TOKEN_NAME, false, 'sign-in');
+    const old = previous ? this.tokens.verify(previous) : null;
+    if (old?.window) this.tokens.revokeWindowSignIn(old.tokenId);
     this.tokens.pruneSignInTokens();
     return token;
   }

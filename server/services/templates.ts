@@ -196,6 +196,12 @@ export class TemplateService {
         patch.original_filename = keptFilename(file.filename);
         // A new file brings its own warnings (none: the old ones go).
         patch.import_warnings = compiled.warnings;
+      } else {
+        // Same file, other delimiters: the file's own warnings stay; the delimiter suggestion is the new one's.
+        patch.import_warnings = [
+          ...compiled.warnings.filter((w) => w.code === 'no_tags_found'),
+          ...(current.import_warnings ?? []).filter((w) => w.code !== 'no_tags_found'),
+        ];
       }
       const updated = this.repo.update(uuid, patch, compiled.bytes);
       if (!updated) throw notFound('Template');

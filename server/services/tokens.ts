@@ -26,26 +26,44 @@ function sha256(text: string): Buffer {
 }
 
 /**
- * Lifetime of the tokens the browser sign-in makes (docs/api.md, "Browser sign-in"). Every exchange makes a new
- * one and a browser never hands its token back, so without a rule they would pile up: a sign-in token that has
- * not been used for SIGN_IN_TOKEN_IDLE_DAYS stops working and is removed, and only the SIGN_IN_TOKENS_KEPT most
- * recently used sign-in tokens are kept (a new sign-in drops the oldest beyond that). Tokens made on purpose
- * (the Tokens page, `docloom token create`, the API) are never removed by the service.
+ * Window sign-ins (docs/api.md, "Browser sign-in"): the credential the one-time sign-in link gives one browser
+ * window. It is not an API token: listed apart, revoked by "Sign out" and by the same window signing in again,
+ * and it stops working (and is removed) after WINDOW_SIGN_IN_IDLE_HOURS without a request. A bound on how many
+ * are kept stops a script trading codes in a loop from growing tokens.json without end; real windows never reach
+ * it. Tokens made on purpose (the Tokens page, `docloom token create`, the API) are never removed by the service.
  */
-export const SIGN_IN_TOKEN_IDLE_DAYS = 30;
-export const SIGN_IN_TOKENS_KEPT = 5;
+export const WINDOW_SIGN_IN_IDLE_HOURS = 12;
+export const WINDOW_SIGN_INS_KEPT = 20;
 /** A token's last use is written at most this often (a write per request would be a disk write per request). */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** Finer for window sign-ins, whose 12 h idle lifetime is measured from it. */
+const WINDOW_LAST_USED_RESOLUTION_MS = 5 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
 function lastActive(t: TokenRecord): number {
   return Date.parse(t.last_used_at ?? t.created_at);
+}
+
+/** Made by the sign-in link's code exchange (a window's credential), not on purpose. */
+export function isWindowSignIn(t: TokenRecord): boolean {
+  return t.source === 'sign-in';
+}
+
+/** When a window sign-in stops working if it is not used before (ISO). */
+export function windowSignInExpiry(t: TokenRecord): string {
+  return new Date(lastActive(t) + WINDOW_SIGN_IN_IDLE_HOURS * HOUR_MS).toISOString();
+}
+
+function idleTooLong(t: TokenRecord, now: number): boolean {
+  return isWindowSignIn(t) && lastActive(t) < now - WINDOW_SIGN_IN_IDLE_HOURS * HOUR_MS;
 }
 
 export interface Caller {
   tokenId: number;
   name: string;
   readOnly: boolean;
+  /** A window sign-in (the browser GUI's credential), not an API token. */
+  window: boolean;
 }
 
 export class TokenService {
@@ -82,13 +100,19 @@ export class TokenService {
     return Number.isInteger(id) && this.repo.remove(id);
   }
 
-  /** Applies the sign-in tokens' lifetime (see SIGN_IN_TOKEN_IDLE_DAYS); returns how many were removed. */
+  /** Revokes a window sign-in; false when `id` is not one (an API token is never revoked this way). */
+  revokeWindowSignIn(id: number): boolean {
+    const record = this.repo.get(id);
+    return record !== undefined && isWindowSignIn(record) && this.repo.remove(id);
+  }
+
+  /** Applies the window sign-ins' lifetime (see WINDOW_SIGN_IN_IDLE_HOURS); returns how many were removed. */
   pruneSignInTokens(now = Date.now()): number {
     return this.repo.removeWhere((t, all) => {
-      if (t.source !== 'sign-in') return false;
-      if (lastActive(t) < now - SIGN_IN_TOKEN_IDLE_DAYS * DAY_MS) return true;
-      const newer = all.filter((o) => o.source === 'sign-in' && o !== t && (lastActive(o) > lastActive(t) || (lastActive(o) === lastActive(t) && o.id > t.id)));
-      return newer.length >= SIGN_IN_TOKENS_KEPT;
+      if (!isWindowSignIn(t)) return false;
+      if (idleTooLong(t, now)) return true;
+      const newer = all.filter((o) => isWindowSignIn(o) && o !== t && (lastActive(o) > lastActive(t) || (lastActive(o) === lastActive(t) && o.id > t.id)));
+      return newer.length >= WINDOW_SIGN_INS_KEPT;
     });
   }
 
@@ -104,18 +128,20 @@ export class TokenService {
     const stored = Buffer.from(record.hash, 'hex');
     if (stored.length !== given.length || !crypto.timingSafeEqual(given, stored)) return null;
     const now = Date.now();
-    if (record.source === 'sign-in' && lastActive(record) < now - SIGN_IN_TOKEN_IDLE_DAYS * DAY_MS) {
+    const window = isWindowSignIn(record);
+    if (idleTooLong(record, now)) {
       this.repo.remove(record.id);
       return null;
     }
-    if (record.last_used_at === undefined || Date.parse(record.last_used_at) < now - LAST_USED_RESOLUTION_MS) {
+    const resolution = window ? WINDOW_LAST_USED_RESOLUTION_MS : LAST_USED_RESOLUTION_MS;
+    if (record.last_used_at === undefined || Date.parse(record.last_used_at) < now - resolution) {
       try {
         this.repo.touch(record.id, new Date(now).toISOString());
       } catch {
         // Best effort (a full disk): the request is served all the same; the next use tries again.
       }
     }
-    return { tokenId: record.id, name: record.name, readOnly: record.read_only };
+    return { tokenId: record.id, name: record.name, readOnly: record.read_only, window };
   }
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { startServer } from '../../server/index.js';
-import { SIGN_IN_TOKEN_IDLE_DAYS, SIGN_IN_TOKENS_KEPT } from '../../server/services/tokens.js';
+import { WINDOW_SIGN_IN_IDLE_HOURS, WINDOW_SIGN_INS_KEPT } from '../../server/services/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { json, tempDir } from './support.js';
 
@@ -94,17 +94,19 @@ async function signIn(s: TestServer): Promise<string> {
 
 const status = (s: TestServer, token: string) => fetch(`${s.url}/api/info`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 
-test(`browser sign-in tokens: only the ${SIGN_IN_TOKENS_KEPT} most recently used are kept; tokens made on purpose are never touched`, async () => {
+test(`window sign-ins: only the ${WINDOW_SIGN_INS_KEPT} most recently used are kept; tokens made on purpose are never touched`, async () => {
   const s = await startTestServer();
   try {
     const sameName = await json(await s.api('/api/tokens', { method: 'POST', body: new URLSearchParams({ name: 'GUI (browser)' }) }));
     const tokens: string[] = [];
-    for (let i = 0; i < SIGN_IN_TOKENS_KEPT + 2; i++) tokens.push(await signIn(s));
+    for (let i = 0; i < WINDOW_SIGN_INS_KEPT + 2; i++) tokens.push(await signIn(s));
     assert.equal(await status(s, tokens[0]), 401, 'the oldest sign-in token was dropped');
     assert.equal(await status(s, tokens[1]), 401);
     for (const token of tokens.slice(2)) assert.equal(await status(s, token), 200);
-    const listed = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number; name: string }>;
-    assert.equal(listed.filter((t) => t.name === 'GUI (browser)').length, SIGN_IN_TOKENS_KEPT + 1);
+    const body = await json(await s.api('/api/tokens'));
+    const listed = body.tokens as Array<{ id: number; name: string }>;
+    assert.equal(body.window_sign_ins.length, WINDOW_SIGN_INS_KEPT);
+    assert.equal(listed.filter((t) => t.name === 'GUI (browser)').length, 1, 'the API list holds only the one made on purpose');
     assert.ok(listed.some((t) => t.id === sameName.id), 'a token made through the API keeps working whatever its name');
     assert.equal(await status(s, sameName.token), 200);
     assert.equal(await status(s, s.token), 200);
@@ -113,21 +115,21 @@ test(`browser sign-in tokens: only the ${SIGN_IN_TOKENS_KEPT} most recently used
   }
 });
 
-test(`browser sign-in tokens idle for ${SIGN_IN_TOKEN_IDLE_DAYS} days stop working and are removed; last use is recorded`, async () => {
+test(`window sign-ins idle for ${WINDOW_SIGN_IN_IDLE_HOURS} hours stop working and are removed; last use is recorded`, async () => {
   const s = await startTestServer({ sweepIntervalSeconds: 1 });
   try {
     const idle = await signIn(s);
     const forgotten = await signIn(s);
     const fresh = await signIn(s);
     assert.equal(await status(s, idle), 200);
-    const listed = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number; last_used_at: string | null }>;
+    const listed = (await json(await s.api('/api/tokens'))).window_sign_ins as Array<{ id: number; last_used_at: string | null }>;
     const idleId = Number(idle.split('|')[0]);
     assert.match(listed.find((t) => t.id === idleId)!.last_used_at ?? '', /^\d{4}-\d\d-\d\dT/, 'its use was recorded');
 
-    // Age it on disk, as the file would look after a month without use (the service re-reads a changed file).
+    // Age it on disk, as the file would look after 13 hours without use (the service re-reads a changed file).
     const file = path.join(s.dataDir, 'tokens.json');
     const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const longAgo = new Date(Date.now() - (SIGN_IN_TOKEN_IDLE_DAYS + 1) * 24 * 3600 * 1000).toISOString();
+    const longAgo = new Date(Date.now() - (WINDOW_SIGN_IN_IDLE_HOURS + 1) * 3600 * 1000).toISOString();
     const forgottenId = Number(forgotten.split('|')[0]);
     for (const t of data.tokens) if (t.id === idleId || t.id === forgottenId) Object.assign(t, { created_at: longAgo, last_used_at: longAgo });
     // A token made on purpose, as old, is not subject to the rule.
@@ -138,13 +140,17 @@ test(`browser sign-in tokens idle for ${SIGN_IN_TOKEN_IDLE_DAYS} days stop worki
     assert.equal(await status(s, idle), 401);
     assert.equal(await status(s, fresh), 200);
     assert.equal(await status(s, s.token), 200);
-    const after = (await json(await s.api('/api/tokens'))).tokens as Array<{ id: number }>;
+    const all = async () => {
+      const b = await json(await s.api('/api/tokens'));
+      return [...b.tokens, ...b.window_sign_ins] as Array<{ id: number }>;
+    };
+    const after = await all();
     assert.ok(!after.some((t) => t.id === idleId), 'the idle token is gone from the list');
     // One never presented again is removed by the sweeper (every second here).
     let listed2: Array<{ id: number }> = after;
     for (let i = 0; i < 40 && listed2.some((t) => t.id === forgottenId); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      listed2 = (await json(await s.api('/api/tokens'))).tokens;
+      listed2 = await all();
     }
     assert.ok(!listed2.some((t) => t.id === forgottenId), 'the sweeper removed the forgotten one');
     assert.ok(listed2.some((t) => t.id === ownId));

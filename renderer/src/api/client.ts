@@ -13,6 +13,7 @@ import type {
   TemplateRecord,
   TemplateSettings,
   TokenRecord,
+  WindowSignInRecord,
 } from './types.js';
 
 interface ClientState {
@@ -53,6 +54,7 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** The exchange call is made before there is a token. */
   anonymous?: boolean;
+  headers?: Record<string, string>;
 }
 
 function urlFor(path: string, query?: RequestOptions['query']): string {
@@ -64,7 +66,7 @@ function urlFor(path: string, query?: RequestOptions['query']): string {
 }
 
 async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json' };
+  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json', ...options.headers };
   if (!options.anonymous && state.token) headers.Authorization = `Bearer ${state.token}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -152,13 +154,15 @@ export async function getDocument(id: number): Promise<DocumentRecord> {
 }
 
 /** POST /api/document as multipart/form-data, exactly the interface's request. */
-export async function createDocument(req: GenerateRequest): Promise<DocumentRecord> {
+/** `idempotencyKey`: one per Generate press, so a repeated request (double click, retry) makes one document. */
+export async function createDocument(req: GenerateRequest, options: { idempotencyKey?: string } = {}): Promise<DocumentRecord> {
   const form = new FormData();
   form.set('template_id', req.template_id);
   form.set('data', JSON.stringify(req.data));
   form.set('test', req.test ? '1' : '0');
   if (req.output_filename) form.set('output_filename', req.output_filename);
-  return (await request<{ document: DocumentRecord }>('/api/document', { method: 'POST', body: form })).document;
+  const headers = options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : undefined;
+  return (await request<{ document: DocumentRecord }>('/api/document', { method: 'POST', body: form, headers })).document;
 }
 
 export async function deleteDocument(id: number): Promise<string> {
@@ -169,7 +173,7 @@ export async function deleteDocument(id: number): Promise<string> {
 export function previewPdf(req: Omit<GenerateRequest, 'output_filename'>, signal?: AbortSignal): Promise<Blob> {
   return request<Blob>('/api/preview', {
     method: 'POST',
-    body: { template_id: req.template_id, data: req.data, test: req.test ? 1 : 0 },
+    body: { template_id: req.template_id, data: req.data, test: req.test },
     as: 'blob',
     signal,
   });
@@ -191,8 +195,18 @@ export async function updateSettings(settings: ServiceSettings): Promise<Service
 }
 
 export async function listTokens(): Promise<TokenRecord[]> {
-  const body = await request<{ tokens: TokenRecord[] | Page<TokenRecord> }>('/api/tokens');
-  return Array.isArray(body.tokens) ? body.tokens : body.tokens.data;
+  return (await listCredentials()).tokens;
+}
+
+/** The API tokens and, apart (services that have them), the browser windows' sign-ins. */
+export async function listCredentials(): Promise<{ tokens: TokenRecord[]; windowSignIns: WindowSignInRecord[] }> {
+  const body = await request<{ tokens: TokenRecord[] | Page<TokenRecord>; window_sign_ins?: WindowSignInRecord[] }>('/api/tokens');
+  return { tokens: Array.isArray(body.tokens) ? body.tokens : body.tokens.data, windowSignIns: body.window_sign_ins ?? [] };
+}
+
+/** "Sign out": the service revokes this window's sign-in. */
+export async function signOutWindow(): Promise<void> {
+  await request<unknown>('/api/gui/sign-out', { method: 'POST' });
 }
 
 /** Creates a token; the plain text is in this answer only (the service keeps a hash). */
@@ -220,9 +234,12 @@ export async function revokeToken(id: number | string): Promise<void> {
   await request<unknown>(`/api/tokens/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
 }
 
-/** Trades the one-time code of a sign-in link for a session token. */
-export async function exchangeSignInCode(code: string): Promise<string> {
-  const body = await request<{ token: string }>('/api/gui/exchange', { method: 'POST', body: { code }, anonymous: true });
+/**
+ * Trades the one-time code of a sign-in link for this window's sign-in. `replacing`: the window already holds
+ * one (the client's current token); it is sent along so the service revokes it.
+ */
+export async function exchangeSignInCode(code: string, replacing = false): Promise<string> {
+  const body = await request<{ token: string }>('/api/gui/exchange', { method: 'POST', body: { code }, anonymous: !replacing });
   if (typeof body.token !== 'string' || !body.token) throw new ApiError(500, 'The service accepted the sign-in link but sent no key.');
   return body.token;
 }

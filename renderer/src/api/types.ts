@@ -45,6 +45,8 @@ export interface ImportWarning {
   message: string;
   location?: { part: string; element?: string };
   count?: number;
+  /** `no_tags_found`: the delimiters with which the file does have tags, as "{ }". */
+  suggested_delimiters?: string;
 }
 
 export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -101,12 +103,24 @@ export interface TokenRecord {
   last_used_at?: string | null;
 }
 
+/** A browser window's sign-in (GET /api/tokens `window_sign_ins`): not an API token. */
+export interface WindowSignInRecord {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  /** When it stops working if no request uses it before. */
+  expires_at: string;
+  /** The one this window uses. */
+  current: boolean;
+}
+
 export interface ServiceInfo {
   version?: string;
   base_url?: string;
   limits?: Record<string, number>;
-  /** The token this GUI itself uses (so the Tokens page can mark it). */
-  token?: { id: number | string; name: string; read_only: boolean };
+  /** The token this GUI itself uses (so the Tokens page can mark it); `kind` 'window' = a window sign-in. */
+  token?: { id: number | string; name: string; read_only: boolean; kind?: 'api' | 'window' };
 }
 
 /** GET/PUT /api/settings: what the GUI's switches change while the service runs. */

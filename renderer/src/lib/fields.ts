@@ -98,8 +98,34 @@ export function initialData(template: TemplateRecord, fields: TemplateField[]): 
       sample = null;
     }
   }
-  const data: DataObject = isObject(sample) ? structuredClone(sample) : {};
+  // A JSON copy, not structuredClone: the record may be (or hold) a reactive proxy, which cannot be cloned.
+  const data: DataObject = isObject(sample) ? (clonePlain(sample) as DataObject) : {};
   return fillMissing(fields, data);
+}
+
+/** A deep copy of JSON data (what the editor holds), proxies read through. */
+export function clonePlain<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** Text as the editor keeps it: line breaks as `\n` (a pasted `\r\n` or lone `\r` included). */
+export function normalizeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** Removes a key written by `writeValue` (undo of a first write leaves no `undefined` behind). */
+export function deleteValue(scope: DataObject, name: string): void {
+  if (name in scope || !name.includes('.')) {
+    delete scope[name];
+    return;
+  }
+  const parts = name.split('.');
+  let node: unknown = scope;
+  for (const part of parts.slice(0, -1)) {
+    if (!isObject(node)) return;
+    node = node[part];
+  }
+  if (isObject(node)) delete node[parts[parts.length - 1]];
 }
 
 function label(path: string[]): string {

@@ -1,11 +1,13 @@
 /**
  * Who the GUI is: its token and the service it talks to. In the Electron shell the token comes from the preload
- * bridge; in a browser it comes from the one-time sign-in link (`#/signin?code=…` printed by `docloom serve`)
- * and is kept in sessionStorage, so closing the tab signs out.
+ * bridge; in a browser it is this window's sign-in, from the one-time sign-in link (`#/signin?code=…` printed by
+ * `docloom serve`), kept in sessionStorage: a reload or a duplicated tab reuses it, closing the tab forgets it
+ * (the service ends it after 12 h unused). Following a new link hands the old one to the service, which revokes
+ * it; "Sign out" revokes it too. Drafts are not touched by either.
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { apiBaseUrl, configureClient, exchangeSignInCode, serviceInfo } from '../api/client.js';
+import { apiBaseUrl, configureClient, exchangeSignInCode, serviceInfo, signOutWindow } from '../api/client.js';
 import { ApiError, messageOf } from '../api/errors.js';
 import type { ServiceInfo } from '../api/types.js';
 
@@ -72,8 +74,11 @@ export const useSessionStore = defineStore('session', () => {
 
   async function signInWithCode(code: string): Promise<void> {
     status.value = 'starting';
+    // The sign-in this window held until now (a reload keeps it): sent with the code so the service revokes it.
+    const previous = isDesktop ? null : sessionStorage.getItem(TOKEN_KEY);
+    configureClient({ token: previous });
     try {
-      useToken(await exchangeSignInCode(code));
+      useToken(await exchangeSignInCode(code, previous !== null));
     } catch (err) {
       const used = err instanceof ApiError && [400, 401, 403, 404, 410, 422].includes(err.status);
       signOut(
@@ -86,5 +91,18 @@ export const useSessionStore = defineStore('session', () => {
     await verify();
   }
 
-  return { status, reason, info, isDesktop, baseUrl, start, signInWithCode, signOut };
+  /** The header's "Sign out": the service revokes this window's sign-in, then the window forgets it. */
+  async function signOutHere(): Promise<void> {
+    let why = 'You signed out. Drafts stay in this browser. To sign in again, open a new link from `docloom serve`.';
+    try {
+      await signOutWindow();
+    } catch (err) {
+      // Already revoked (401: the hook signed out) or the service is unreachable: the window forgets it anyway.
+      if (err instanceof ApiError && err.status === 401) return;
+      why = `Signed out in this window, but the service could not be told (${messageOf(err)}); the sign-in ends by itself after 12 hours unused.`;
+    }
+    signOut(why);
+  }
+
+  return { status, reason, info, isDesktop, baseUrl, start, signInWithCode, signOut, signOutHere };
 });

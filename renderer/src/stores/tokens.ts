@@ -1,11 +1,15 @@
-/** API tokens for other local tools: list, create (the plain token is shown once), revoke. */
+/**
+ * API tokens for other local tools: list, create (the plain token is shown once), revoke. Browser windows'
+ * sign-ins are listed apart (`windowSignIns`): they are not API tokens, but revoked the same way.
+ */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import * as api from '../api/client.js';
-import type { TokenRecord } from '../api/types.js';
+import type { TokenRecord, WindowSignInRecord } from '../api/types.js';
 
 export const useTokensStore = defineStore('tokens', () => {
   const items = ref<TokenRecord[]>([]);
+  const windowSignIns = ref<WindowSignInRecord[]>([]);
   const loading = ref(false);
   const error = ref<unknown>(null);
   /** The token just created, in plain text; forgotten when the page is left. */
@@ -15,7 +19,9 @@ export const useTokensStore = defineStore('tokens', () => {
     loading.value = true;
     error.value = null;
     try {
-      items.value = await api.listTokens();
+      const listed = await api.listCredentials();
+      items.value = listed.tokens;
+      windowSignIns.value = listed.windowSignIns;
     } catch (err) {
       error.value = err;
     } finally {
@@ -32,11 +38,12 @@ export const useTokensStore = defineStore('tokens', () => {
   async function revoke(id: TokenRecord['id']): Promise<void> {
     await api.revokeToken(id);
     items.value = items.value.filter((t) => t.id !== id);
+    windowSignIns.value = windowSignIns.value.filter((t) => t.id !== id);
   }
 
   function forgetCreated(): void {
     justCreated.value = null;
   }
 
-  return { items, loading, error, justCreated, load, create, revoke, forgetCreated };
+  return { items, windowSignIns, loading, error, justCreated, load, create, revoke, forgetCreated };
 });

@@ -9,7 +9,7 @@
 import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, TableRow, TemplateModel } from '../model/types.js';
 import type { CBlock, CInline, CName, CPartSet, CRow, CompiledTemplate } from '../tags/types.js';
 import { EngineError } from '../errors.js';
-import { lookup, isTruthy } from './lookup.js';
+import { resolve, isTruthy } from './lookup.js';
 import { checkLocale, DEFAULT_LOCALE, formatValue } from './format.js';
 import { ImageQueue, type ImageLimits, type ImageResolver } from './images.js';
 
@@ -39,6 +39,8 @@ export interface BindOptions {
 
 interface Ctx {
   stack: unknown[];
+  /** The innermost loop's item number, from 0 (`$index`); undefined outside loops. */
+  index: number | undefined;
   locale: string;
   limits: BindLimits;
   images: ImageQueue;
@@ -54,7 +56,7 @@ export async function bindTemplate(compiled: CompiledTemplate, data: unknown, op
   if (compiled?.kind !== 'docloom-compiled') throw new EngineError('invalid_template', 'This is not a compiled template.');
   const limits: BindLimits = { ...DEFAULT_BIND_LIMITS, ...options.limits };
   const locale = checkLocale(options.locale || compiled.locale || DEFAULT_LOCALE);
-  const ctx: Ctx = { stack: [data ?? {}], locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0, openPara: null };
+  const ctx: Ctx = { stack: [data ?? {}], index: undefined, locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0, openPara: null };
 
   const sections: Section[] = compiled.sections.map((section) => {
     const bound: Section = { page: section.page, body: [] };
@@ -85,7 +87,7 @@ function bindPartSet(set: CPartSet | undefined, ctx: Ctx): HeaderFooterSet | und
 
 /** Runs `body` once per scope the section opens: per item of a list, once for a truthy value, never for a falsy one. */
 function eachScope(ref: CName, inverted: boolean, ctx: Ctx, body: () => void): void {
-  const value = lookup(ctx.stack, ref);
+  const value = resolve(ctx.stack, ref, ctx.index);
   if (inverted) {
     if (!isTruthy(value)) body();
     return;
@@ -106,11 +108,14 @@ function eachScope(ref: CName, inverted: boolean, ctx: Ctx, body: () => void): v
         ref.name,
       );
     }
-    for (const item of value) {
-      ctx.stack.push(item);
+    const outer = ctx.index;
+    for (let i = 0; i < value.length; i++) {
+      ctx.stack.push(value[i]);
+      ctx.index = i;
       body();
       ctx.stack.pop();
     }
+    ctx.index = outer;
     return;
   }
   if (!isTruthy(value)) return;
@@ -185,12 +190,12 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
         else runs.push(node.run);
         break;
       case 'var': {
-        const text = formatValue(lookup(ctx.stack, node.ref), node.filters, ctx.locale);
+        const text = formatValue(resolve(ctx.stack, node.ref, ctx.index), node.filters, ctx.locale, node.ref.name);
         if (text !== '') pushText(runs, text, node.style);
         break;
       }
       case 'image': {
-        const value = lookup(ctx.stack, node.ref);
+        const value = resolve(ctx.stack, node.ref, ctx.index);
         if (value === undefined || value === null || value === '') break;
         if (typeof value !== 'string') {
           throw new EngineError('invalid_image', `The image for "${node.ref.name}" must be a data: URI or an http(s) URL.`, node.ref.name);
@@ -221,6 +226,7 @@ export function bindBodySync(compiled: CompiledTemplate, data: unknown, locale?:
   const limits = DEFAULT_BIND_LIMITS;
   const ctx: Ctx = {
     stack: [data ?? {}],
+    index: undefined,
     locale: checkLocale(locale || compiled.locale || DEFAULT_LOCALE),
     limits,
     images: new ImageQueue(limits, undefined),

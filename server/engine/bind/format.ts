@@ -6,8 +6,7 @@
 import type { CompiledFilter } from '../tags/types.js';
 import { EngineError } from '../errors.js';
 import { formatDate } from './dates.js';
-
-const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+import { aggregate, toNumber } from '../lang/index.js';
 
 export const DEFAULT_LOCALE = 'en-US';
 
@@ -43,15 +42,6 @@ function numberFormat(locale: string, currency: string | null, digits: number | 
   return f;
 }
 
-function toNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string') {
-    const text = value.trim();
-    return NUMERIC.test(text) ? Number(text) : null;
-  }
-  return null;
-}
-
 /** Plain text of a value: missing, null, objects and arrays show as nothing. */
 export function stringify(value: unknown): string {
   switch (typeof value) {
@@ -70,11 +60,28 @@ function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '' || typeof value === 'object';
 }
 
-/** Applies the filters in order; a filter that cannot read its input (text for `number`) passes it through. */
-export function formatValue(value: unknown, filters: CompiledFilter[], locale: string): string {
+/**
+ * Applies the filters in order; a filter that cannot read its input (text for `number`) passes it through.
+ * `field` names the value in data errors (an aggregate over a list with a non-number in it).
+ */
+export function formatValue(value: unknown, filters: CompiledFilter[], locale: string, field = ''): string {
   let current: unknown = value;
   for (const filter of filters) {
     switch (filter.f) {
+      case 'agg': {
+        const result = aggregate(filter.op, current, filter.path);
+        if (!result.ok) {
+          const { item, key, value: bad } = result.fault;
+          const shown = typeof bad === 'string' ? JSON.stringify(bad.length > 40 ? `${bad.slice(0, 40)}…` : bad) : Array.isArray(bad) ? 'a list' : typeof bad === 'object' ? 'an object' : String(bad);
+          throw new EngineError(
+            'aggregate_not_number',
+            `The list "${field}" has ${shown} ${key ? `as "${key}" of item ${item + 1}` : `as item ${item + 1}`}, which is not a number: "${filter.op}" adds up numbers only (leave it out or null to skip it).`,
+            field,
+          );
+        }
+        current = result.value;
+        break;
+      }
       case 'number':
       case 'currency': {
         const n = toNumber(current);
@@ -97,5 +104,12 @@ export function formatValue(value: unknown, filters: CompiledFilter[], locale: s
         break;
     }
   }
-  return stringify(current);
+  return stringify(current).replace(XML_FORBIDDEN, '');
 }
+
+/**
+ * Characters XML 1.0 forbids (control characters other than tab and line breaks, U+FFFE/U+FFFF, lone surrogates):
+ * dropped from every value, so the PDF and the filled .docx (which would not be well-formed with them) agree.
+ */
+// eslint-disable-next-line no-control-regex
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

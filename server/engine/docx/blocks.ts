@@ -6,7 +6,7 @@
 import { isBlock, type DocContext, type Item, type PartContext } from './context.js';
 import { applyNeighbourRules } from './neighbours.js';
 import { chooseAlternate } from './alternate.js';
-import { readParagraph } from './paragraph.js';
+import { isNestedBlock, readParagraph } from './paragraph.js';
 import type { TableLayer } from './styles.js';
 import { readTable } from './table.js';
 import { dropped } from './warnings.js';
@@ -43,6 +43,10 @@ function walk(ctx: PartContext, container: XElement, table: TableLayer | undefin
     switch (node.name) {
       case 'w:p':
         for (const item of readParagraph(ctx, node, table)) out.push(item);
+        // Blocks nested in a paragraph (not valid WordprocessingML, but written by some tools and filled by
+        // docxtemplater): Word shows them after the paragraph, and so does docloom, so the PDF and the filled .docx
+        // agree. paragraph.ts passes over them.
+        if (node.children.some(isNestedBlock)) walk(ctx, { ...node, children: node.children.filter(isNestedBlock) }, table, out);
         break;
       case 'w:tbl':
         out.push(readTable(ctx, node));

@@ -50,6 +50,8 @@ interface ScopeManagerLike {
 const IMAGE = 'docloom-image';
 const SYSTEM = 'docloom-system';
 const COMMENT = 'docloom-comment';
+/** A variable whose expression starts with unary minus (`{{-(a + b)}}`), which docxtemplater would read as a dash loop. */
+const MINUS = 'docloom-minus';
 
 function isText(part: DxtPart): boolean {
   return part.type === 'content' && part.position === 'insidetag';
@@ -90,6 +92,18 @@ function sectionPairs(parts: DxtPart[]): Array<[number, number]> {
     }
   });
   return pairs;
+}
+
+/**
+ * A section over an expression may be closed with other spacing (`{{#a > 1}}`…`{{/a>1}}`), as the tag compiler
+ * allows; docxtemplater compares the texts exactly, so the closing tag takes its opening tag's text.
+ */
+function matchCloseTags(parts: DxtPart[]): void {
+  for (const [s, e] of sectionPairs(parts)) {
+    const open = parts[s].value;
+    const close = parts[e].value;
+    if (close !== '' && close !== open && close.replace(/\s+/g, '') === open.replace(/\s+/g, '')) parts[e].value = open;
+  }
 }
 
 /** First and last significant part indexes between two indexes (inclusive), within one container. */
@@ -249,19 +263,30 @@ export function docloomModule(options: {
     name: 'DocloomModule',
     // Before docxtemplater's own modules, so the structure rules are set before loops are expanded.
     priority: 100,
-    matchers(): Array<[string, string]> {
+    matchers(): Array<[string | RegExp, string] | [string | RegExp, string, { priority: number }]> {
       return [
         ['%', IMAGE],
-        ['$', SYSTEM],
+        // Only $page and $pages: `$index` (alone or in an expression) is read by the template language.
+        [/^\s*\$\s*(pages?)\s*$/, SYSTEM],
         ['!', COMMENT],
+        // `{-w:p items}` dash loops are refused at upload (unsupported_tag); any other `-…` is an expression.
+        // (docxtemplater prefers the match with the shortest value unless told otherwise: the loop module's dash
+        // matcher would win.)
+        [/^\s*(-(?!\w+:\w+\s)[\s\S]*)$/, MINUS, { priority: 1000 }],
       ];
     },
     postparse(parsed: DxtPart[]): DxtPart[] {
+      matchCloseTags(parsed);
       applyStructureRules(parsed);
       return liftSpanningSections(parsed);
     },
     render(part: DxtPart, renderOptions: { scopeManager: ScopeManagerLike; filePath: string }): { value: string } | null {
       if (part.module === COMMENT) return { value: '' };
+      if (part.module === MINUS) {
+        const text = String(renderOptions.scopeManager.getValue(part.value, { part }) ?? '');
+        const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+        return { value: escaped.replace(/\r?\n/g, '</w:t><w:br/><w:t xml:space="preserve">') };
+      }
       if (part.module === SYSTEM) {
         const instr = FIELD_XML[part.value.trim()];
         if (!instr) return { value: '' };

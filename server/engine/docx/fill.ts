@@ -17,7 +17,7 @@
  */
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import { lookup } from '../bind/lookup.js';
+import { resolve } from '../bind/lookup.js';
 import { formatValue } from '../bind/format.js';
 import { EngineError } from '../errors.js';
 import { fitImage } from '../images/fit.js';
@@ -152,7 +152,7 @@ export function fillDocx(
   const parser = (
     tag: string,
     info?: { tag?: { module?: string } },
-  ): { get(scope: unknown, context: { scopeList: unknown[]; num: number }): unknown } => {
+  ): { get(scope: unknown, context: { scopeList: unknown[]; num: number; scopePathItem?: number[]; scopeTypes?: unknown[]; scopePath?: string[] }): unknown } => {
     const module = info?.tag?.module;
     let ref: CName;
     let filters: CompiledFilter[] = [];
@@ -173,10 +173,47 @@ export function fillDocx(
     const raw = module === 'loop' || module === 'docloom-image';
     return {
       get(_scope, context) {
-        const value = lookup(context.scopeList.slice(0, context.num + 1), ref);
-        return raw ? value : formatValue(value, filters, locale);
+        // The same evaluator as the PDF's; `$index` is the item number (from 0) of the innermost loop over a
+        // list, as in bind/ (a condition's scope keeps the enclosing loop's number).
+        const items = context.scopePathItem ?? [];
+        const types = context.scopeTypes ?? [];
+        let index: number | undefined;
+        for (let j = Math.min(context.num, items.length) - 1; j >= 0; j--) {
+          if (types[j] === 'array' && loopsOverList(context, j)) {
+            index = items[j];
+            break;
+          }
+        }
+        const value = resolve(context.scopeList.slice(0, context.num + 1), ref, index);
+        // A section over a text or number opens a scope holding that value, as in the PDF (`{{#name}}{{.}}{{/name}}`
+        // shows the name); docxtemplater would keep the enclosing scope, so the value goes in as a one-item list.
+        if (module === 'loop' && (typeof value === 'string' || typeof value === 'number') && value) return [value];
+        if (raw) return value;
+        try {
+          return formatValue(value, filters, locale, ref.name);
+        } catch (err) {
+          // A data error (an aggregate over a non-number) fails the document as it does for the PDF;
+          // docxtemplater would wrap it into a template error.
+          if (!(err instanceof EngineError)) throw err;
+          failure ??= err;
+          return '';
+        }
       },
     };
+  };
+
+  /**
+   * Whether loop level `j` runs over a real list (its item number is `$index`), not over a text or number wrapped
+   * as a one-item list above: wrapped values are scalars, so only those re-read their section's tag.
+   */
+  const loopsOverList = (context: { scopeList: unknown[]; scopePath?: string[] }, j: number): boolean => {
+    const item = context.scopeList[j + 1];
+    if (typeof item !== 'string' && typeof item !== 'number') return true;
+    const tag = context.scopePath?.[j];
+    if (tag === undefined) return true;
+    const parsed = parseTag(`#${tag}`, `${open}#${tag}${close}`);
+    if (!parsed.ok || parsed.tag.type !== 'open') return true;
+    return Array.isArray(resolve(context.scopeList.slice(0, j + 1), parsed.tag.ref));
   };
 
   let zip: PizZip;

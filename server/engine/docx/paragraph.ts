@@ -8,10 +8,10 @@ import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, Te
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
-import { mergeP, mergeR, readPPr, readRPr, type PProps, type RProps } from './props.js';
-import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { mergeP, mergeR, physicalSides, readPPr, readRPr, snapToLineGrid, type PProps, type RProps } from './props.js';
+import { CJK_TEXT, runSize, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
-import { child, childVal, descendants, textOf, type XElement } from './xml.js';
+import { child, childVal, descendants, textOf, type XElement, type XNode } from './xml.js';
 import { bulletText } from './numbering.js';
 import { round2 } from './units.js';
 import { dropped } from './warnings.js';
@@ -34,6 +34,18 @@ function safeLink(target: string | undefined): string | undefined {
   return target && SAFE_LINK.test(target.trim()) ? target.trim() : undefined;
 }
 
+/**
+ * A paragraph, table or block-level content control inside a paragraph: not valid WordprocessingML, but written by
+ * some tools; blocks.ts reads it after the paragraph (as Word shows it), so it is passed over here.
+ */
+export function isNestedBlock(node: XNode): boolean {
+  if (typeof node === 'string') return false;
+  if (node.name === 'w:p' || node.name === 'w:tbl') return true;
+  if (node.name !== 'w:sdt') return false;
+  const content = child(node, 'w:sdtContent');
+  return content !== undefined && content.children.some(isNestedBlock);
+}
+
 export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer): Item[] {
   const { styles, numbering } = ctx.doc;
   const pPr = child(p, 'w:pPr');
@@ -49,6 +61,8 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   if (level) props = mergeP(props, level.p);
   if (level?.unsupported) ctx.doc.warnings.add('number_format_unsupported', numbering.part, 'w:numFmt', level.unsupported);
   props = mergeP(props, direct);
+  // Direction may come from docDefaults or a style as well as the paragraph: sides are made physical once merged.
+  props = physicalSides(props);
 
   const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);
   const markR = mergeR(baseR, readRPr(child(pPr, 'w:rPr'), theme));
@@ -59,6 +73,10 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const outline = props.outlineLevel !== undefined && props.outlineLevel < 9 ? props.outlineLevel + 1 : undefined;
   const heading = outline ?? ps.headingFromName;
   const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
+  // The body's lines sit on the section's line grid (w:docGrid), headers and footers do not.
+  if (ctx.part === ctx.doc.pkg.mainPart && ctx.doc.linePitch !== undefined) {
+    props = snapToLineGrid(props, ctx.doc.linePitch, firstSize, builder.segments.some((seg) => seg.some((r) => r.type === 'text' && CJK_TEXT.test(r.text))));
+  }
   const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
 
   const items: Item[] = [];
@@ -223,7 +241,7 @@ function pushText(builder: Builder, text: string, style: RunStyle): void {
 
 function walkInline(ctx: PartContext, container: XElement, state: InlineState, builder: Builder): void {
   for (const node of container.children) {
-    if (typeof node === 'string') continue;
+    if (typeof node === 'string' || isNestedBlock(node)) continue;
     switch (node.name) {
       case 'w:r':
         readRun(ctx, node, state, builder);
@@ -291,11 +309,34 @@ function runStyleOf(ctx: PartContext, run: XElement | undefined, state: InlineSt
   return toRunStyle(runProps(ctx, run, state), text, state.link ?? fieldLink(ctx.fields));
 }
 
+/** East Asian stretches of text (with the w:eastAsia font) and the rest (w:ascii / w:hAnsi), alternating. */
+const CJK_STRETCHES = new RegExp(`(${CJK_TEXT.source}+)`, 'u');
+
+/**
+ * A run mixing East Asian and other characters, with different fonts for the two: Word draws each character with
+ * its own slot's font ("Word 文档": Calibri, then SimSun), so the run is split. Null when one style does.
+ */
+function scriptStyles(props: RProps, text: string, link: string | undefined): { latin: RunStyle; asian: RunStyle } | null {
+  if (props.eaFont === undefined || props.eaFont === props.font || !CJK_TEXT.test(text)) return null;
+  const asian = toRunStyle(props, '\u4e00', link);
+  const latin = toRunStyle(props, 'a', link);
+  // Complex-script runs (w:rtl, w:cs) take the complex font whole.
+  return asian.font !== latin.font && toRunStyle(props, text, link).font === asian.font ? { latin, asian } : null;
+}
+
+function pushScripts(builder: Builder, text: string, styles: { latin: RunStyle; asian: RunStyle }): void {
+  text.split(CJK_STRETCHES).forEach((part, i) => {
+    if (part) pushText(builder, part, i % 2 === 1 ? styles.asian : styles.latin);
+  });
+}
+
 function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: Builder): void {
   const props = runProps(ctx, run, state);
   if (props.vanish) return;
   const text = runText(run);
-  const style = toRunStyle(props, text, state.link ?? fieldLink(ctx.fields));
+  const link = state.link ?? fieldLink(ctx.fields);
+  const style = toRunStyle(props, text, link);
+  const scripts = scriptStyles(props, text, link);
   const fields = ctx.fields;
   for (const node of run.children) {
     if (typeof node === 'string') continue;
@@ -332,7 +373,9 @@ function readRun(ctx: PartContext, run: XElement, state: InlineState, builder: B
         if (!suppressed(fields)) pushField(builder, 'page', style);
         break;
       default:
-        if (!suppressed(fields)) readRunContent(ctx, node, style, builder);
+        if (suppressed(fields)) break;
+        if (scripts && node.name === 'w:t') pushScripts(builder, textOf(node), scripts);
+        else readRunContent(ctx, node, style, builder);
     }
   }
 }

@@ -18,7 +18,8 @@ const SINGLE_LINE = 1.17;
 const AUTO_SPACING = 14;
 
 const RTL_TEXT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
-const CJK_TEXT = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+/** East Asian characters: drawn with the run's w:eastAsia font. */
+export const CJK_TEXT = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 /** Complex-script runs (Hebrew, Arabic…) take the *Cs variants of font, size, bold and italic. */
 export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {

@@ -11,7 +11,7 @@ import type { Block, BorderLine, CellMargins, Table, TableCell, TableRow } from 
 import { isBlock, type PartContext } from './context.js';
 import { mergeBorders, readBorders, readShading, type Borders } from './props.js';
 import { mergeLayer, readCellMargins, type TableLayer, type TableStyle } from './styles.js';
-import { num, round2, twips } from './units.js';
+import { num, onOff, round2, twips } from './units.js';
 import { dropped } from './warnings.js';
 import { child, childVal, children, type XElement } from './xml.js';
 
@@ -118,6 +118,9 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   const directBorders = readBorders(child(tblPr, 'w:tblBorders'), theme);
   const directMargins = child(tblPr, 'w:tblCellMar');
   const grid = children(child(tbl, 'w:tblGrid'), 'w:gridCol').map((g) => twips(g.attrs['w:w']) ?? 0);
+  // A right-to-left table (w:bidiVisual): the first column is on the right, "left" edges and margins are its start.
+  const bidiEl = child(tblPr, 'w:bidiVisual');
+  const visual = bidiEl !== undefined && onOff(bidiEl.attrs['w:val']);
 
   const rowEls = unwrap(ctx, tbl, 'w:tr');
   const nRows = rowEls.length;
@@ -196,6 +199,7 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
       rawCells.push({ el: tc, gridStart: start, span, vMerge, cell, edges });
     }
     if (row.after > 0) rawCells.push(spacerCell(row.after, row.end - row.after));
+    if (visual) for (const raw of rawCells) mirrorCell(raw);
     rawRows.push(rawCells);
 
     const tableRow: TableRow = { cells: [] };
@@ -219,7 +223,10 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   const tableStyle: NonNullable<Table['style']> = { borders: borders.uniform, cellPadding: round2(padding), cellMargins };
   const jc = childVal(tblPr, 'w:jc');
   if (jc === 'center') tableStyle.align = 'center';
-  else if (jc === 'right' || jc === 'end') tableStyle.align = 'right';
+  // In a right-to-left table "left" and "start" are the right side, the side it sits on by default.
+  else if (visual) {
+    if (jc !== 'right' && jc !== 'end') tableStyle.align = 'right';
+  } else if (jc === 'right' || jc === 'end') tableStyle.align = 'right';
   if (tblW && 'pt' in tblW) tableStyle.width = round2(tblW.pt);
   else if (tblW) tableStyle.widthShare = Math.round(tblW.share * 10000) / 10000;
   else if (fromCells && inPoints.some((c) => c.w !== undefined) && cellWidths.every((c) => c.w === undefined || 'share' in c.w)) {
@@ -237,9 +244,31 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     const first = rawRows[0]?.find((c) => c.el !== SPACER)?.cell;
     edge -= first?.margins?.left ?? margins.left ?? 0;
   }
-  if (edge) tableStyle.indent = round2(edge);
+  // The model's indent is from the left edge; a right-to-left table's is from the right, which it cannot say.
+  if (edge && !visual) tableStyle.indent = round2(edge);
   if (child(tblPr, 'w:tblLayout')?.attrs['w:type'] === 'fixed') tableStyle.layout = 'fixed';
+  if (visual) {
+    // Mirrored columns: with covered cells left out (HTML-like rows), reversing each row's cells and the grid
+    // puts every cell, spans included, in its mirrored place.
+    grid.reverse();
+    for (const row of rows) row.cells.reverse();
+    const m = tableStyle.cellMargins;
+    if (m) [m.left, m.right] = [m.right, m.left];
+  }
   return { type: 'table', columns: grid.map(round2), rows, style: tableStyle };
+}
+
+/** A cell of a right-to-left table: its start (left in WordprocessingML terms) edge and margin go to the right. */
+function mirrorCell(raw: RawCell): void {
+  [raw.edges.left, raw.edges.right] = [raw.edges.right, raw.edges.left];
+  const m = raw.cell.margins;
+  if (m) {
+    const { left, right } = m;
+    delete m.left;
+    delete m.right;
+    if (right !== undefined) m.left = right;
+    if (left !== undefined) m.right = left;
+  }
 }
 
 /** Word's default cell margins: 108 twips left and right, none above and below. */

@@ -12,7 +12,7 @@ import type { XElement } from './xml.js';
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** The message of an aggregated warning, from its count and the details seen (formats, part kinds…). */
-const MESSAGES: Record<Exclude<WarningCode, 'macros_removed'>, (n: number, details: string[], element?: string) => string> = {
+const MESSAGES: Record<Exclude<WarningCode, 'macros_removed' | 'no_tags_found'>, (n: number, details: string[], element?: string) => string> = {
   picture_format_unsupported: (n, d) => `${plural(n, `${d.join('/') || 'unsupported'} picture`)} not drawn (the format cannot be drawn)`,
   picture_missing: (n) => `${plural(n, 'picture')} not drawn (linked from outside the file, or its file is missing)`,
   part_damaged: (n, d) => `damaged ${d.join('/') || 'part'} left out${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`,

@@ -249,6 +249,10 @@ export interface TemplateErrorLocation {
   part: string;
   paragraph?: number;
   tag?: string;
+  /** Where the tag starts in its paragraph's text (0-based, in characters). */
+  offset?: number;
+  /** Where the fault is in `tag` as shown, delimiters included (1-based), for expression errors. */
+  column?: number;
 }
 
 export interface TemplateError {
@@ -267,6 +271,8 @@ export interface ImportWarning {
   message: string;
   location: { part: string; element?: string };
   count: number;
+  /** `no_tags_found` only: the delimiters, as "{ }", with which the file has tags (`count` of them). */
+  suggested_delimiters?: string;
 }
 
 export type Delimiters = readonly [open: string, close: string];

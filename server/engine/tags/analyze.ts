@@ -215,7 +215,9 @@ function analyzeParagraph(para: Paragraph, container: Container, state: PartAnal
     }
     const parsed = parseTag(piece.inner, piece.raw);
     if (!parsed.ok) {
-      ctx.errors.push({ code: parsed.problem.code, message: parsed.problem.message, location: { part: ctx.part, paragraph: info.num, tag: piece.raw } });
+      const location: TemplateError['location'] = { part: ctx.part, paragraph: info.num, tag: piece.raw, offset: piece.start };
+      if (parsed.problem.column !== undefined) location.column = ctx.delimiters[0].length + parsed.problem.column + 1;
+      ctx.errors.push({ code: parsed.problem.code, message: parsed.problem.message, location });
       if (!parsed.fallback) continue;
     }
     const tag = parsed.ok ? parsed.tag : (parsed.fallback as ParsedTag);

@@ -3,7 +3,8 @@
  * appearance, merged by name, with the fields used inside a list or table nested under it.
  */
 import type { Field } from '../model/types.js';
-import type { CBlock, CInline, CRow, CSection } from './types.js';
+import type { CBlock, CInline, CName, CRow, CSection } from './types.js';
+import { namesRead } from '../lang/index.js';
 
 type FieldType = Field['type'];
 
@@ -68,7 +69,21 @@ export function extractFields(sections: CSection[]): Field[] {
   return root.toFields();
 }
 
-function section(name: string, inverted: boolean, kind: 'list' | 'table', set: FieldSet, walkInner: (into: FieldSet) => void): void {
+/** The names a tag reads: itself when it is a name, else the names its expression reads. */
+function names(ref: CName): string[] {
+  if (!ref.expr) return [ref.name];
+  return namesRead(ref.expr);
+}
+
+function section(ref: CName, inverted: boolean, kind: 'list' | 'table', set: FieldSet, walkInner: (into: FieldSet) => void): void {
+  if (ref.expr) {
+    // A condition written as an expression (`balance > 0`): the names it reads are values, its inside stays at
+    // this level (as in an inverted section).
+    for (const name of names(ref)) set.add(name, 'text', false);
+    walkInner(set);
+    return;
+  }
+  const name = ref.name;
   if (inverted) {
     // An inverted section never enters a scope: what it holds belongs to the level it sits in.
     set.add(name, 'condition', false);
@@ -95,7 +110,7 @@ function blocks(list: CBlock[], set: FieldSet): void {
         inlines(block.content, set);
         break;
       case 'section':
-        section(block.ref.name, block.inverted, 'list', set, (into) => blocks(block.body, into));
+        section(block.ref, block.inverted, 'list', set, (into) => blocks(block.body, into));
         break;
       case 'table':
         rows(block.rows, set);
@@ -107,7 +122,7 @@ function blocks(list: CBlock[], set: FieldSet): void {
 function rows(list: CRow[], set: FieldSet): void {
   for (const row of list) {
     if (row.k === 'row') for (const cell of row.cells) blocks(cell.blocks, set);
-    else if (row.k === 'section') section(row.ref.name, row.inverted, 'table', set, (into) => rows(row.rows, into));
+    else if (row.k === 'section') section(row.ref, row.inverted, 'table', set, (into) => rows(row.rows, into));
   }
 }
 
@@ -116,14 +131,17 @@ function inlines(list: CInline[], set: FieldSet): void {
     switch (node.k) {
       case 'run':
         break;
-      case 'var':
-        set.add(node.ref.name, 'text', false);
+      case 'var': {
+        // A name passed through an aggregate (`lines | sum:"net"`) is a list.
+        const type = node.filters.some((f) => f.f === 'agg') ? 'list' : 'text';
+        for (const name of names(node.ref)) set.add(name, type, false);
         break;
+      }
       case 'image':
         set.add(node.ref.name, 'image', false);
         break;
       case 'section':
-        section(node.ref.name, node.inverted, 'list', set, (into) => inlines(node.content, into));
+        section(node.ref, node.inverted, 'list', set, (into) => inlines(node.content, into));
         break;
     }
   }

@@ -5,6 +5,8 @@
 import type { CompiledFilter, DatePart, DateToken } from './types.js';
 
 export const FILTER_NAMES = ['number', 'currency', 'date', 'upper', 'lower', 'default'] as const;
+/** Filters over a list, named apart in messages ("Aggregates over lists: …"). */
+export const AGGREGATE_NAMES = ['sum', 'count', 'min', 'max', 'avg'] as const;
 
 const DIGITS = /^\d{1,2}$/;
 const CURRENCY = /^[A-Za-z]{3}$/;
@@ -61,6 +63,18 @@ export function compileFilter(name: string, args: string[]): CompiledFilter | 'u
     case 'default': {
       const bad = arity(name, args, 1, 1);
       return bad ?? { f: 'default', value: args[0] };
+    }
+    case 'sum':
+    case 'count':
+    case 'min':
+    case 'max':
+    case 'avg': {
+      // Aggregates over a list (Carbone's aggSum): the argument is a path read in each item, none the items.
+      const bad = arity(name, args, 0, 1);
+      if (bad) return bad;
+      const path = args.length === 0 ? [] : args[0].split('.').map((p) => p.trim()).filter((p) => p !== '');
+      if (args.length === 1 && path.length === 0) return `the filter "${name}" takes the key to read in each item, such as "net", not "${args[0]}".`;
+      return { f: 'agg', op: name, path };
     }
     default:
       return 'unknown';

@@ -11,8 +11,11 @@ import type { TemplateError } from '../model/types.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { significant, type Container, type ParaInfo, type PartAnalysis, type TableInfo, type TagTok } from './analyze.js';
 
+/** The name a close tag must repeat; spaces in an expression do not count (`{{#a > 0}}` … `{{/a>0}}`). */
 function nameOf(tok: TagTok): string {
-  return tok.tag.type === 'open' || tok.tag.type === 'close' ? tok.tag.ref.name : '';
+  if (tok.tag.type !== 'open' && tok.tag.type !== 'close') return '';
+  const { ref } = tok.tag;
+  return ref.expr ? ref.name.replace(/\s+/g, '') : ref.name;
 }
 
 type Report = (tok: TagTok, code: ErrorCode, message: string) => void;

@@ -1,10 +1,12 @@
 /**
- * Reads what one tag says: `name | filter:"arg"`, `#section`, `^inverted`, `/close` (or `/` alone), `%image:200x80`,
- * `$page`, `! comment`. Compile time only; the result is plain data.
+ * Reads what one tag says: `expression | filter:"arg"`, `#section`, `^inverted`, `/close` (or `/` alone),
+ * `%image:200x80`, `$page`, `! comment`. Names and expressions go through the template language (engine/lang),
+ * the one reader of tag text for every output. Compile time only; the result is plain data.
  */
 import type { CName, CompiledFilter } from './types.js';
-import { compileFilter, FILTER_NAMES } from './filters.js';
+import { AGGREGATE_NAMES, compileFilter, FILTER_NAMES } from './filters.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
+import { findFilterBar, parseExpression, QUOTES } from '../lang/index.js';
 
 export type ParsedTag =
   | { type: 'var'; ref: CName; filters: CompiledFilter[] }
@@ -18,15 +20,56 @@ export type ParsedTag =
 export interface TagProblem {
   code: ErrorCode;
   message: string;
+  /** 0-based position of the fault in the tag's inner text (between the delimiters), when known. */
+  column?: number;
 }
 
 /** A failed tag may still say what it was meant to be (`fallback`), so its partner is not reported as well. */
 export type ParseResult = { ok: true; tag: ParsedTag } | { ok: false; problem: TagProblem; fallback?: ParsedTag };
 
-/** `customer.name` → path ['customer', 'name']; `.` (the current item) → []. */
+/** `customer.name` → path ['customer', 'name']; `.` (the current item) → []. A plain name, no expression. */
 export function toName(name: string): CName {
-  if (name === '.') return { name, path: [] };
+  if (name === '.' || name === 'this') return { name, path: [] };
   return { name, path: name.split('.').filter((part) => part.length > 0) };
+}
+
+/**
+ * A name or an expression (`text` trimmed, `at`: where it starts in the inner text, for error columns). A plain
+ * name keeps today's form; anything else carries its syntax tree in `expr`.
+ */
+export function toRef(text: string, at: number, raw: string): { ok: true; ref: CName } | { ok: false; problem: TagProblem } {
+  const parsed = parseExpression(text);
+  // Names with colons (`{{time:start}}`) were names before expressions existed and stay names.
+  if (!parsed.ok && isColonName(text)) return { ok: true, ref: toName(text) };
+  if (!parsed.ok) {
+    const { code, column, message } = parsed.error;
+    return { ok: false, problem: { code, column: at + column, message: `The tag ${raw} is not valid: ${message}` } };
+  }
+  const { expr } = parsed;
+  if (expr.t === 'name' && expr.name === text) return { ok: true, ref: toName(text) };
+  return { ok: true, ref: { name: text, path: [], expr } };
+}
+
+/** `a:b:c` where every piece is a plain name: a name written with colons, not a malformed `?:`. */
+function isColonName(text: string): boolean {
+  if (text.includes('?')) return false;
+  const pieces = text.split(':');
+  return pieces.length > 1 && pieces.every((piece) => {
+    const one = parseExpression(piece);
+    return piece !== '' && piece.trim() === piece && one.ok && one.expr.t === 'name' && one.expr.name === piece;
+  });
+}
+
+/**
+ * docxtemplater's tags that docloom deliberately does not take (issue #12): each refused at upload with what to
+ * write instead, rather than left to render as a silent blank.
+ */
+function unsupported(text: string, raw: string): TagProblem | null {
+  const say = (message: string): TagProblem => ({ code: 'unsupported_tag', column: 0, message: `The tag ${raw} is not supported: ${message}` });
+  if (text.startsWith('@')) return say('raw XML from the data is never inserted; write {{name}} for text, or format it with filters.');
+  if (text.startsWith('=') && text.endsWith('=')) return say("delimiters are changed in the template's settings (the delimiters field), not inside the template.");
+  if (/^-[\w]+:[\w]+\s/.test(text)) return say('loops over a chosen element are not supported; put {{#list}} and {{/list}} in the paragraphs or table rows to repeat.');
+  return null;
 }
 
 const SIZE = /^\s*(\d+(?:\.\d+)?)\s*[xX×]\s*(\d+(?:\.\d+)?)\s*$/;
@@ -39,8 +82,12 @@ function fail(code: ErrorCode, message: string): ParseResult {
 export function parseTag(inner: string, raw: string): ParseResult {
   const text = inner.trim();
   if (text === '') return fail('empty_tag', `The tag ${raw} is empty: write a name between the delimiters.`);
+  const refused = unsupported(text, raw);
+  if (refused) return { ok: false, problem: refused };
+  const lead = inner.length - inner.trimStart().length;
   const sigil = text[0];
   const rest = text.slice(1).trim();
+  const restAt = lead + 1 + (text.length - 1 - text.slice(1).trimStart().length);
   switch (sigil) {
     case '!':
       return { ok: true, tag: { type: 'comment' } };
@@ -49,25 +96,28 @@ export function parseTag(inner: string, raw: string): ParseResult {
     case '/': {
       if (rest === '' && sigil === '/') return { ok: true, tag: { type: 'close', ref: toName(''), innermost: true } };
       if (rest === '') return fail('empty_tag', `The tag ${raw} has no section name.`);
-      if (rest.includes('|')) {
-        const name = rest.slice(0, rest.indexOf('|')).trim();
-        const failed = fail('invalid_tag', `The tag ${raw} uses a filter; filters work only on variables.`);
-        if (name === '' || failed.ok) return failed;
-        const ref = toName(name);
-        return { ...failed, fallback: sigil === '/' ? { type: 'close', ref } : { type: 'open', ref, inverted: sigil === '^' } };
-      }
-      const ref = toName(rest);
-      if (sigil === '/') return { ok: true, tag: { type: 'close', ref } };
-      return { ok: true, tag: { type: 'open', ref, inverted: sigil === '^' } };
+      const bar = findFilterBar(rest);
+      const failed = bar >= 0 ? fail('invalid_tag', `The tag ${raw} uses a filter; filters work only on variables.`) : null;
+      const name = bar >= 0 ? rest.slice(0, bar).trim() : rest;
+      if (name === '' && failed) return failed;
+      const read = toRef(name, restAt, raw);
+      if (!read.ok) return { ok: false, problem: failed?.ok === false ? failed.problem : read.problem };
+      const tag: ParsedTag = sigil === '/' ? { type: 'close', ref: read.ref } : { type: 'open', ref: read.ref, inverted: sigil === '^' };
+      if (failed && !failed.ok) return { ...failed, fallback: tag };
+      return { ok: true, tag };
     }
     case '%':
       return parseImage(rest, raw);
     case '$': {
       if (rest === 'page' || rest === 'pages') return { ok: true, tag: { type: 'system', field: rest } };
-      return fail('unknown_system_tag', `The tag ${raw} is not a known system tag; use $page or $pages.`);
+      // `$index` (alone or in an expression) is the loop's item number; any other `$name` is a typo.
+      if (/^[A-Za-z_]\w*$/.test(rest) && rest !== 'index') {
+        return fail('unknown_system_tag', `The tag ${raw} is not a known system tag; use $page, $pages or $index.`);
+      }
+      return parseVariable(text, raw, lead);
     }
     default:
-      return parseVariable(text, raw);
+      return parseVariable(text, raw, lead);
   }
 }
 
@@ -90,18 +140,6 @@ function parseImage(rest: string, raw: string): ParseResult {
   return { ok: true, tag: { type: 'image', ref: toName(name), box: { width, height } } };
 }
 
-/** Opening quote → the closing quotes it accepts (Word turns straight quotes into curly ones as you type). */
-const QUOTES: Record<string, string> = {
-  '"': '"',
-  "'": "'",
-  '“': '”“',
-  '”': '”',
-  '„': '“”',
-  '‘': '’‘',
-  '’': '’',
-  '«': '»',
-  '»': '«',
-};
 
 interface FilterCall {
   name: string;
@@ -165,19 +203,26 @@ function splitFilters(text: string): { name: string; calls: FilterCall[] } | { e
   return { name: first.text.trim(), calls: filters.map((s) => ({ name: s.text.trim(), args: s.args })) };
 }
 
-function parseVariable(text: string, raw: string): ParseResult {
-  const split = splitFilters(text);
-  if ('error' in split) return fail('bad_filter_argument', `The tag ${raw} is malformed: ${split.error}.`);
-  if (split.name === '') return fail('empty_tag', `The tag ${raw} has filters but no variable name.`);
+/** `expression | filter:arg | …`: the expression through the language, the filters checked here. */
+function parseVariable(text: string, raw: string, lead: number): ParseResult {
+  const bar = findFilterBar(text);
+  const exprText = (bar < 0 ? text : text.slice(0, bar)).trimEnd();
+  if (exprText === '') return fail('empty_tag', `The tag ${raw} has filters but no variable name.`);
   const filters: CompiledFilter[] = [];
-  for (const call of split.calls) {
-    if (call.name === '') return fail('unknown_filter', `The tag ${raw} has an empty filter after "|".`);
-    const compiled = compileFilter(call.name, call.args);
-    if (compiled === 'unknown') {
-      return fail('unknown_filter', `The tag ${raw} uses the filter "${call.name}", which does not exist. Known filters: ${FILTER_NAMES.join(', ')}.`);
+  if (bar >= 0) {
+    const split = splitFilters(`_${text.slice(bar)}`);
+    if ('error' in split) return fail('bad_filter_argument', `The tag ${raw} is malformed: ${split.error}.`);
+    for (const call of split.calls) {
+      if (call.name === '') return fail('unknown_filter', `The tag ${raw} has an empty filter after "|".`);
+      const compiled = compileFilter(call.name, call.args);
+      if (compiled === 'unknown') {
+        return fail('unknown_filter', `The tag ${raw} uses the filter "${call.name}", which does not exist. Known filters: ${FILTER_NAMES.join(', ')}. Aggregates over lists: ${AGGREGATE_NAMES.join(', ')}.`);
+      }
+      if (typeof compiled === 'string') return fail('bad_filter_argument', `The tag ${raw}: ${compiled}`);
+      filters.push(compiled);
     }
-    if (typeof compiled === 'string') return fail('bad_filter_argument', `The tag ${raw}: ${compiled}`);
-    filters.push(compiled);
   }
-  return { ok: true, tag: { type: 'var', ref: toName(split.name), filters } };
+  const read = toRef(exprText, lead, raw);
+  if (!read.ok) return { ok: false, problem: read.problem };
+  return { ok: true, tag: { type: 'var', ref: read.ref, filters } };
 }

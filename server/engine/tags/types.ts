@@ -20,6 +20,8 @@ import type {
   TableRow,
   TemplateModel,
 } from '../model/types.js';
+import type { Expr } from '../lang/ast.js';
+import type { AggregateOp } from '../lang/aggregate.js';
 
 /** One step of a date format (`D MMMM YYYY` → D, ' ', MMMM, ' ', YYYY). */
 export type DatePart = { lit: string } | { tok: DateToken };
@@ -33,12 +35,19 @@ export type CompiledFilter =
   | { f: 'date'; parts: DatePart[]; /** the format names a day, so month names take their "day month" form */ withDay: boolean }
   | { f: 'upper' }
   | { f: 'lower' }
-  | { f: 'default'; value: string };
+  | { f: 'default'; value: string }
+  /** `sum:"net"`, `count`, `min`, `max`, `avg` over a list; `path` reads each item (empty: the item itself). */
+  | { f: 'agg'; op: AggregateOp; path: string[] };
 
-/** A name as written and its lookup path (`customer.name` → ['customer', 'name']; `.` → []). */
+/**
+ * A name as written and its lookup path (`customer.name` → ['customer', 'name']; `.` → []). When the tag is an
+ * expression (`hours * rate`, `balance > 0`), `name` is its text, `path` is empty and `expr` its syntax tree:
+ * read it with bind/lookup.ts's `resolve`, never with the path alone.
+ */
 export interface CName {
   name: string;
   path: string[];
+  expr?: Expr;
 }
 
 export type CInline =

@@ -9,6 +9,8 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination.js';
 import { idParam } from '../params.js';
 import { EXPIRATION_MAX, EXPIRATION_MIN, DEFAULT_EXPIRATION } from '../../services/validate.js';
 import { projectRoot } from '../../config.js';
+import { ServiceError } from '../../services/errors.js';
+import { isWindowSignIn, windowSignInExpiry } from '../../services/tokens.js';
 
 function packageVersion(): string {
   try {
@@ -41,7 +43,7 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
       version: VERSION,
       base_url: s.baseUrl(),
       api_url: `${s.baseUrl()}/api`,
-      token: { id: who.tokenId, name: who.name, read_only: who.readOnly },
+      token: { id: who.tokenId, name: who.name, read_only: who.readOnly, kind: who.window ? 'window' : 'api' },
       // docx: filled .docx output for DOCX templates, once the engine's filler is there.
       output_types: ['pdf', 'docx'],
       template_types: ['docx', 'json'],
@@ -78,7 +80,8 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
   });
 
   r.get('/tokens', (_req, res) => {
-    const tokens = s.tokens.list().map((t) => ({
+    const all = s.tokens.list();
+    const tokens = all.filter((t) => !isWindowSignIn(t)).map((t) => ({
       id: t.id,
       name: t.name,
       read_only: t.read_only,
@@ -86,7 +89,17 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
       // Recorded at most once an hour; null until first used.
       last_used_at: t.last_used_at ? laravelDate(t.last_used_at) : null,
     }));
-    res.json({ success: true, tokens });
+    // Browser windows' sign-ins are not API tokens: listed apart, each with when it ends if left unused.
+    const ownId = caller(res).tokenId;
+    const windowSignIns = all.filter(isWindowSignIn).map((t) => ({
+      id: t.id,
+      name: t.name,
+      created_at: laravelDate(t.created_at),
+      last_used_at: t.last_used_at ? laravelDate(t.last_used_at) : null,
+      expires_at: laravelDate(windowSignInExpiry(t)),
+      current: t.id === ownId,
+    }));
+    res.json({ success: true, tokens, window_sign_ins: windowSignIns });
   });
 
   r.post('/tokens', requireWrite, ...parsers.fields, (req, res) => {
@@ -100,15 +113,28 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, message: 'Token revoked.' });
   });
 
+  // The header's "Sign out": revokes this window's sign-in. An API token is refused (it is revoked by id).
+  r.post('/gui/sign-out', (_req, res) => {
+    const who = caller(res);
+    if (!who.window) throw new ServiceError('forbidden', 'Only a window sign-in signs out; revoke an API token on the Tokens page.');
+    s.tokens.revokeWindowSignIn(who.tokenId);
+    res.json({ success: true, message: 'Signed out.' });
+  });
+
   return r;
 }
 
-/** POST /api/gui/exchange: no bearer (the browser has none yet); the one-time code is the credential. */
+/**
+ * POST /api/gui/exchange: no bearer needed (the one-time code is the credential). A window signing in again sends
+ * the credential it held as its bearer; that old window sign-in is revoked.
+ */
 export function signInRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
   r.post('/gui/exchange', ...parsers.fields, (req, res) => {
-    const token = s.signIn.exchange(bodyFields(req).code);
+    const previous = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = s.signIn.exchange(bodyFields(req).code, previous);
     res.json({ success: true, token });
   });
   return r;
 }
+

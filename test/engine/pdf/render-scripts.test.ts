@@ -25,7 +25,8 @@ test('Cyrillic and Greek: extracted exactly, drawn with Liberation Sans for Aria
 test('Hebrew is drawn right-to-left and extracted in reading order', async () => {
   const bytes = await render(model([para('Start שלום עולם end')]));
   const fonts = pdfFonts(bytes).map((f) => f.name);
-  assert.ok(fonts.some((n) => /\+NotoSansHebrew-Regular$/.test(n)), fonts.join(', '));
+  // Standing in for a family without Hebrew: DejaVu Sans (a text face's line height), not Noto Sans Hebrew.
+  assert.ok(fonts.some((n) => /\+DejaVuSans$/.test(n)) && !fonts.some((n) => /NotoSansHebrew/.test(n)), fonts.join(', '));
   // Reading (logical) order. pdftotext attaches the space after a right-to-left run to the run's start
   // ("Start שלום עולםend"), a known trait of its bidi handling: compare without spaces at that seam.
   assert.match(plain(pdfText(bytes)), /^Start שלום עולם ?end$/);
@@ -41,11 +42,11 @@ test('Arabic is shaped (presentation forms) and right-to-left; an rtl paragraph 
   const text = 'مرحبا بالعالم';
   const bytes = await render(model([para(text, { rtl: true })]));
   const fonts = pdfFonts(bytes).map((f) => f.name);
-  assert.ok(fonts.some((n) => /\+NotoSansArabic-Regular$/.test(n)), fonts.join(', '));
+  assert.ok(fonts.some((n) => /\+DejaVuSans$/.test(n)) && !fonts.some((n) => /NotoSansArabic/.test(n)), fonts.join(', '));
   const extracted = pdfText(bytes);
-  // Shaped: the letters come out as their contextual forms (U+FExx), which normalise back to the text.
-  assert.match(extracted, /[\ufe70-\ufefc]/);
-  assert.equal(plain(extracted), text);
+  // Shaped (drawn as contextual forms), extracted as the letters typed: the ToUnicode map names the letters.
+  assert.doesNotMatch(extracted, /[\ufb50-\ufdff\ufe70-\ufefc]/);
+  assert.equal(extracted.replace(/[\u200e\u200f\u202a-\u202e\s]+/g, ' ').trim(), text);
   const w = words(bytes);
   assert.ok(Math.max(...w.map((x) => x.xMax)) > 595.28 - 72 - 1, 'right-aligned');
 });

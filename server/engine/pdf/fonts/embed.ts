@@ -8,6 +8,7 @@ import subsetFont from 'subset-font';
 import type { jsPDF } from 'jspdf';
 import { fontFileBytes, type Face } from './faces.js';
 import { onFontsDirChange } from './dir.js';
+import { mirroredCode } from '../text/bidi.js';
 import { JsPdfFonts, prepareProgram, type FontProgram } from './jspdf-font.js';
 
 interface Subset {
@@ -25,12 +26,6 @@ const DROP_TABLES = [
   'GSUB', 'GPOS', 'GDEF', 'BASE', 'JSTF', 'MATH', 'kern', 'morx', 'feat', 'DSIG', 'gasp', 'hdmx', 'LTSH', 'VDMX',
   'fpgm', 'prep', 'cvt ', 'meta', 'COLR', 'CPAL', 'SVG ', 'sbix', 'CBDT', 'CBLC', 'EBDT', 'EBLC', 'EBSC', 'PCLT',
 ];
-
-/** Characters drawn mirrored in right-to-left runs, with their partners (see text/bidi.ts). */
-const MIRROR_PARTNER = new Map<number, number>(
-  [['(', ')'], ['[', ']'], ['{', '}'], ['<', '>'], ['\u00ab', '\u00bb'], ['\u2039', '\u203a'], ['\u2264', '\u2265']]
-    .flatMap(([a, b]) => [[a.charCodeAt(0), b.charCodeAt(0)], [b.charCodeAt(0), a.charCodeAt(0)]] as Array<[number, number]>),
-);
 
 const MAX_CACHED_SUBSETS = 256;
 const MAX_CACHED_BYTES = 64 * 1024 * 1024;
@@ -127,8 +122,8 @@ export class DocumentFonts {
       if (c > 0x20) {
         set.add(c);
         // Right-to-left lines draw brackets mirrored: keep the partner too.
-        const partner = MIRROR_PARTNER.get(c);
-        if (partner !== undefined) set.add(partner);
+        const partner = mirroredCode(c);
+        if (partner !== c) set.add(partner);
       }
     }
     // A space is drawn inside runs; harmless when unused.

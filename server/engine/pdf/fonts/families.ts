@@ -65,7 +65,14 @@ const BY_NAME: ReadonlyMap<string, FamilyDef> = new Map<string, FamilyDef>([
   ...['dejavu sans mono', 'bitstream vera sans mono'].map((n) => [n, DEJAVU_MONO] as [string, FamilyDef]),
   ...['noto sans hebrew'].map((n) => [n, HEBREW] as [string, FamilyDef]),
   ...['noto sans arabic', 'noto naskh arabic'].map((n) => [n, ARABIC] as [string, FamilyDef]),
-  ...['droid sans fallback', 'simsun', 'ms mincho', 'ms gothic', 'malgun gothic', 'microsoft yahei', 'noto sans cjk']
+  // East Asian faces (w:eastAsia, theme minorEastAsia), by their English and their own names: one bundled CJK font.
+  ...['droid sans fallback', 'simsun', 'ms mincho', 'ms gothic', 'malgun gothic', 'microsoft yahei', 'noto sans cjk',
+    'nsimsun', 'simhei', 'dengxian', 'kaiti', 'fangsong', 'stsong', 'stheiti', 'stkaiti', 'ms pmincho', 'ms pgothic',
+    'ms ui gothic', 'yu mincho', 'yu gothic', 'meiryo', 'mingliu', 'pmingliu', 'microsoft jhenghei', 'batang', 'gulim',
+    'dotum', 'gungsuh', 'noto sans cjk sc', 'noto sans cjk jp', 'noto serif cjk sc', 'source han sans', 'source han serif',
+    '宋体', '新宋体', '黑体', '等线', '楷体', '仿宋', '微软雅黑', '华文宋体', '华文楷体', 'ｍｓ 明朝', 'ｍｓ ゴシック', 'ｍｓ ｐ明朝',
+    'ｍｓ ｐゴシック', 'ms 明朝', 'ms ゴシック', '游明朝', '游ゴシック', 'メイリオ', '細明體', '新細明體', '微軟正黑體', '바탕', '굴림', '돋움',
+    '맑은 고딕', '궁서']
     .map((n) => [n, CJK] as [string, FamilyDef]),
 ]);
 

@@ -200,6 +200,18 @@ export class JsPdfFonts {
 
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
 
+/**
+ * The text a glyph stands for. Arabic is drawn as presentation forms (text/arabic.ts shapes it), but its text is
+ * the letters: ﺏ ﺑ ﺒ ﺐ are all U+0628 and ﻻ is "لا", as a copy, a search or a screen reader expects.
+ */
+function unicodeOf(code: number): string {
+  if ((code >= 0xfb50 && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfefc)) {
+    const letters = String.fromCharCode(code).normalize('NFKC').replace(/ /g, '');
+    if (letters.length > 0) return Array.from({ length: letters.length }, (_, i) => hex4(letters.charCodeAt(i))).join('');
+  }
+  return hex4(code);
+}
+
 /** The ToUnicode CMap of the glyphs a document used (glyph id → UTF-16 code), as jsPDF writes it. */
 function toUnicodeCmap(map: Record<number, number>): string {
   let cmap =
@@ -208,7 +220,7 @@ function toUnicodeCmap(map: Record<number, number>): string {
   // A bfchar block holds at most 100 entries.
   for (let i = 0; i < glyphs.length; i += 100) {
     const chunk = glyphs.slice(i, i + 100);
-    cmap += `\n${chunk.length} beginbfchar\n${chunk.map((g) => `<${hex4(g)}><${hex4(map[g])}>`).join('\n')}\nendbfchar`;
+    cmap += `\n${chunk.length} beginbfchar\n${chunk.map((g) => `<${hex4(g)}><${unicodeOf(map[g])}>`).join('\n')}\nendbfchar`;
   }
   return `${cmap}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
 }

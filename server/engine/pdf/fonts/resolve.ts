@@ -1,7 +1,7 @@
 /**
- * Which face draws each character: the family's standard PDF font for WinAnsi text (nothing embedded), a
- * script font for Hebrew, Arabic and CJK, else the family's TTF, else DejaVu Sans, else Droid Sans Fallback;
- * a character none of them covers becomes the missing-glyph box.
+ * Which face draws each character: the family's standard PDF font for WinAnsi text (nothing embedded), DejaVu
+ * Sans then a Noto script font for Hebrew and Arabic, Droid Sans Fallback for CJK, else the family's TTF, else
+ * DejaVu Sans, else Droid Sans Fallback; a character none of them covers becomes the missing-glyph box.
  */
 import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
 import { familyTtfFace, standardFace, type Face } from './faces.js';
@@ -27,19 +27,6 @@ function isCjk(cp: number): boolean {
     (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xac00 && cp <= 0xd7ff) ||
     (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xffef) ||
     (cp >= 0x1100 && cp <= 0x11ff);
-}
-
-/** True for characters around which a line may break although there is no space (CJK ideographs, kana…). */
-export function breaksAnywhere(cp: number): boolean {
-  // Full-width Latin letters and digits behave like Latin: no break inside a word.
-  if ((cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a)) return false;
-  return isCjk(cp);
-}
-
-/** CJK punctuation that must not start a line (kinsoku): no break opportunity before it. */
-export function noBreakBefore(cp: number): boolean {
-  return cp === 0x3001 || cp === 0x3002 || cp === 0x300d || cp === 0x300f || cp === 0x3011 || cp === 0xff09 ||
-    cp === 0xff0c || cp === 0xff0e || cp === 0xff1a || cp === 0xff1b || cp === 0xff01 || cp === 0xff1f || cp === 0x30fc;
 }
 
 /** Script fonts have no italic: italic falls back to the upright face, bold italic to bold. */
@@ -77,11 +64,16 @@ class FaceChain {
   faceFor(cp: number): Face | null {
     const std = this.std;
     if (std && std.covers(cp)) return std;
-    if (isHebrew(cp)) {
-      const f = familyTtfFace(HEBREW, uprightOf(this.variant));
-      if (f.covers(cp)) return f;
-    } else if (isArabic(cp)) {
-      const f = familyTtfFace(ARABIC, uprightOf(this.variant));
+    if (isHebrew(cp) || isArabic(cp)) {
+      // Standing in for a family without the script (Times New Roman's Arabic in Word): DejaVu Sans, whose line
+      // height is a text face's (1.16 em, as LibreOffice falls back); the Noto faces (up to 2.1 em, for their
+      // marks) only draw what it lacks or when a template names them.
+      const script = isHebrew(cp) ? HEBREW : ARABIC;
+      if (this.family !== script) {
+        const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
+        if (dejavu.covers(cp)) return dejavu;
+      }
+      const f = familyTtfFace(script, uprightOf(this.variant));
       if (f.covers(cp)) return f;
     } else if (isCjk(cp)) {
       const f = familyTtfFace(CJK, 'normal');

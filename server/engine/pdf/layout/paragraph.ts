@@ -1,6 +1,7 @@
 /**
  * Paragraph layout: styled runs → lines of positioned items. Greedy line filling with break opportunities at
- * spaces, after hyphens and around CJK characters; words wider than a line are broken between characters.
+ * spaces and where UAX #14 and kinsoku allow (text/line-break.ts); words wider than a line are broken between
+ * characters.
  * Tab stops (left, centre, right, decimal; leaders), alignment including justify, first-line and hanging
  * indents, list labels, line spacing, and bidi reordering of lines holding right-to-left text.
  *
@@ -11,7 +12,8 @@ import type { RenderBudget } from '../budget.js';
 import type { Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
 import { familyFor, variantOf } from '../fonts/families.js';
 import type { Face } from '../fonts/faces.js';
-import { breaksAnywhere, noBreakBefore, primaryFace, splitByFace } from '../fonts/resolve.js';
+import { primaryFace, splitByFace } from '../fonts/resolve.js';
+import { breakOpportunities } from '../text/line-break.js';
 import type { DocumentFonts } from '../fonts/embed.js';
 import { cleanText } from '../text/normalize.js';
 import { hasArabic, shapeArabic } from '../text/arabic.js';
@@ -93,16 +95,12 @@ function isBreakingSpace(cp: number): boolean {
   return cp === 0x20 || (cp >= 0x2000 && cp <= 0x200a && cp !== 0x2007) || cp === 0x3000 || cp === 0x205f;
 }
 
-function isAlnum(ch: string | undefined): boolean {
-  return ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
-}
-
-const HYPHEN_CODES = new Set([0x2d, 0x2f, 0x2010, 0x2013, 0x2014]);
-
 class UnitBuilder {
   readonly units: Unit[] = [];
   private word: Seg[] = [];
   private seg: TextSeg | null = null;
+  /** The end of the text added so far: the break opportunity at the next fragment's start depends on it. */
+  private before = '';
 
   constructor(private readonly fonts: DocumentFonts) {}
 
@@ -155,6 +153,7 @@ class UnitBuilder {
   /** An inline object that is a word of its own (images). */
   object(seg: Seg): void {
     this.endWord();
+    this.before = '';
     this.units.push({ t: 'word', segs: [seg], width: seg.width });
   }
 
@@ -166,28 +165,30 @@ class UnitBuilder {
 
   /** Adds text drawn with one face and format, finding break opportunities. */
   text(text: string, face: Face, fmt: Fmt): void {
-    // Plain stretches are appended as slices; only break opportunities are looked at one by one.
+    // Where a line may break inside words is text/line-break.ts's answer (UAX #14 + kinsoku); spaces, tabs and
+    // line breaks are units of their own. Plain stretches are appended as slices.
+    const breaks = breakOpportunities(text, this.before);
+    this.before = (this.before + text.slice(-8)).slice(-8);
+    let next = 0;
     let from = 0;
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const cp = text.charCodeAt(i);
-      const special = cp === 0x09 || cp === 0x0a || isBreakingSpace(cp) || (cp >= 0x2d && HYPHEN_CODES.has(cp)) || (cp >= 0x1100 && breaksAnywhere(cp));
-      if (!special) continue;
+      const opportunity = next < breaks.length && breaks[next] === i;
+      if (opportunity) next++;
+      const special = cp === 0x09 || cp === 0x0a || isBreakingSpace(cp);
+      if (!special && !opportunity) continue;
       if (i > from) this.chars(text.slice(from, i), face, fmt);
+      if (!special) {
+        // A break opportunity before this character: the word so far ends here.
+        this.endWord();
+        from = i;
+        continue;
+      }
       from = i + 1;
-      const ch = text[i];
       if (cp === 0x09) this.control('tab', face, fmt);
       else if (cp === 0x0a) this.control('br', face, fmt);
-      else if (isBreakingSpace(cp)) this.space(ch, face, fmt);
-      else if (HYPHEN_CODES.has(cp)) {
-        this.chars(ch, face, fmt);
-        // A break after a hyphen between letters ("well-|known").
-        if (isAlnum(text[i - 1]) && isAlnum(text[i + 1])) this.endWord();
-      } else {
-        if (!noBreakBefore(cp)) this.endWord();
-        this.chars(ch, face, fmt);
-        if (!(i + 1 < n && noBreakBefore(text.charCodeAt(i + 1)))) this.endWord();
-      }
+      else this.space(text[i], face, fmt);
     }
     if (from < n) this.chars(from === 0 ? text : text.slice(from), face, fmt);
   }

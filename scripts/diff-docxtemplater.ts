@@ -1,0 +1,346 @@
+/**
+ * Differential test of docloom's template language against docxtemplater 3.71 with its expressions parser
+ * (angular-expressions), `paragraphLoop`, `linebreaks` and `nullGetter` → "" (issue #12, "Done when"):
+ * for each template and data set, docxtemplater's filled text is the oracle; docloom's upload check, filled .docx
+ * and PDF are compared with it and with each other.
+ *
+ *   npm run diff:docxtemplater            all sets: the shared docxtemplater examples, resources/templates, the
+ *                                         generated set (one or more templates per grammar rule)
+ *   (test/engine/lang/diff-docxtemplater.test.ts runs the generated set in the suite)
+ *
+ * Fails (exit 1) on: a filled .docx that is not well-formed XML; a template docloom refuses or fails where
+ * docxtemplater fills (beyond issue #12 item 4's refusals: invalid_expression, unsupported_tag); same text on
+ * fewer than 95 % of the templates both fill; a text difference not listed as deliberate; PDF words ≠ .docx words.
+ * Test tooling only: docxtemplater and angular-expressions are never on docloom's render path for this.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Docxtemplater from 'docxtemplater';
+import PizZip from 'pizzip';
+import { SaxesParser } from 'saxes';
+import { compileTemplate, fillDocx, renderPdf, sampleData } from '../server/engine/index.js';
+import type { Delimiters } from '../server/engine/model/types.js';
+import { buildDocx, p } from '../test/docx/build-docx.js';
+
+// docxtemplater's expressions parser is CommonJS and requires angular-expressions (a devDependency).
+import expressionParser from 'docxtemplater/expressions.js';
+
+export interface DiffCase {
+  id: string;
+  set: 'generated' | 'fixtures' | 'resources';
+  bytes: Uint8Array;
+  kind: 'docx' | 'json';
+  delimiters: Delimiters;
+  data: Record<string, unknown>;
+  /** Why docloom's text differs from docxtemplater's on purpose (docs/templates.md, "Deliberate differences"). */
+  deliberate?: string;
+}
+
+export interface DiffResult {
+  id: string;
+  set: DiffCase['set'];
+  oracle: { ok: true; text: string } | { ok: false; error: string } | null;
+  docloom: { ok: true; docx: string | null; pdf: string; wellFormed: boolean } | { ok: false; codes: string[]; stage: 'upload' | 'render'; message: string };
+  verdict: 'same' | 'deliberate' | 'different' | 'both refuse' | 'item-4 refusal' | 'docloom refuses' | 'docloom only' | 'malformed docx' | 'pdf differs from docx';
+  detail?: string;
+}
+
+const MAIN = /^word\/document\d*\.xml$/;
+const HEADER_FOOTER = /^word\/(header|footer)\d*\.xml$/;
+const DIAGRAM = /^word\/diagrams\/drawing\d*\.xml$/;
+const BIDI_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The text of some parts of a package, paragraph by paragraph (mc:Fallback copies left out). */
+function partsText(zip: PizZip, test: (name: string) => boolean): string {
+  const out: string[] = [];
+  const names = Object.keys(zip.files).filter(test).sort();
+  for (const name of names) {
+    const xml = (zip.file(name)?.asText() ?? '').replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, '');
+    for (const para of xml.split(/<(?:w|a):p[ >]/)) {
+      let text = '';
+      for (const m of para.matchAll(/<(?:w|a):t(?: [^>]*)?>([^<]*)<\/(?:w|a):t>|<w:(br|tab|ptab|cr)\b[^>]*\/>/g)) text += m[1] !== undefined ? decode(m[1]) : ' ';
+      out.push(text);
+    }
+  }
+  return squash(out.join(' '));
+}
+
+/** Headers, then the main part, then footers, then diagram drawings (as the PDF has them on a page). */
+export function docxWords(bytes: Uint8Array): string {
+  const zip = new PizZip(bytes);
+  return squash([partsText(zip, (n) => /^word\/header/.test(n) && HEADER_FOOTER.test(n)), partsText(zip, (n) => MAIN.test(n)), partsText(zip, (n) => /^word\/footer/.test(n) && HEADER_FOOTER.test(n)), partsText(zip, (n) => DIAGRAM.test(n))].join(' '));
+}
+
+/** The main part's (and diagrams') words: what the PDF must show whatever headers its pages use. */
+function bodyWords(bytes: Uint8Array): string {
+  const zip = new PizZip(bytes);
+  return squash([partsText(zip, (n) => MAIN.test(n)), partsText(zip, (n) => DIAGRAM.test(n))].join(' '));
+}
+
+function decode(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Every XML part of the package parses as well-formed XML. */
+export function wellFormed(bytes: Uint8Array): string | null {
+  const zip = new PizZip(bytes);
+  for (const name of Object.keys(zip.files)) {
+    if (!/\.(xml|rels)$/.test(name)) continue;
+    const parser = new SaxesParser();
+    let error: string | null = null;
+    parser.on('error', (e) => {
+      error ??= e.message;
+    });
+    parser.write(zip.file(name)?.asText() ?? '').close();
+    if (error) return `${name}: ${error as string}`;
+  }
+  return null;
+}
+
+function pdfToText(bytes: Uint8Array): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-diff-'));
+  try {
+    const file = path.join(dir, 'out.pdf');
+    fs.writeFileSync(file, bytes);
+    return squash(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Distinct words, list markers, page numbers and bidi marks aside (drawn, not written, in a .docx). */
+function words(text: string): Set<string> {
+  return new Set(
+    text
+      .replace(BIDI_MARKS, '')
+      .split(/\s+/)
+      .filter((w) => w !== '' && !/^[•◦▪■●○–-]$/.test(w) && !/^\d+[.)]?$/.test(w)),
+  );
+}
+
+/**
+ * PDF = .docx: every word of the filled main part is in the PDF, and every word of the PDF is in the filled
+ * package (headers and footers a page does not use, first-page or even ones, may be missing from the PDF).
+ */
+function pdfMatchesDocx(pdf: string, filled: Uint8Array): string | null {
+  const inPdf = words(pdf);
+  const all = words(docxWords(filled));
+  const missing = [...words(bodyWords(filled))].filter((w) => !inPdf.has(w));
+  const extra = [...inPdf].filter((w) => !all.has(w));
+  if (missing.length === 0 && extra.length === 0) return null;
+  return `missing from the PDF: ${missing.join(' ')}; only in the PDF: ${extra.join(' ')}`;
+}
+
+/** Same text: equal once white space is set aside (docloom repeats a paragraph-wide section as paragraphs). */
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+}
+
+function oracle(c: DiffCase): DiffResult['oracle'] {
+  if (c.kind !== 'docx') return null;
+  try {
+    const doc = new Docxtemplater(new PizZip(c.bytes), {
+      delimiters: { start: c.delimiters[0], end: c.delimiters[1] },
+      paragraphLoop: true,
+      linebreaks: true,
+      parser: expressionParser as unknown as (tag: string) => Docxtemplater.DXT.Parser,
+      nullGetter: () => '',
+      // Its refusals are counted, not printed.
+      errorLogging: false,
+    });
+    doc.render(structuredClone(c.data));
+    return { ok: true, text: docxWords(doc.toUint8Array()) };
+  } catch (err) {
+    const e = err as { properties?: { errors?: Array<{ properties?: { explanation?: string } }>; explanation?: string }; message?: string };
+    return { ok: false, error: e.properties?.errors?.[0]?.properties?.explanation ?? e.properties?.explanation ?? e.message ?? String(err) };
+  }
+}
+
+const ITEM_4 = new Set(['invalid_expression', 'unsupported_tag']);
+
+export async function runCase(c: DiffCase): Promise<DiffResult> {
+  const want = oracle(c);
+  const base = { id: c.id, set: c.set, oracle: want };
+  const compiled = compileTemplate({ kind: c.kind, bytes: c.bytes, delimiters: c.delimiters });
+  if (!compiled.ok) {
+    const codes = compiled.errors.map((e) => e.code);
+    const docloom = { ok: false as const, codes, stage: 'upload' as const, message: compiled.errors.map((e) => e.message).join(' ') };
+    const verdict = !want || !want.ok ? 'both refuse' : codes.every((code) => ITEM_4.has(code)) ? 'item-4 refusal' : 'docloom refuses';
+    return { ...base, docloom, verdict, detail: docloom.message };
+  }
+  let pdf: string;
+  let docx: string | null = null;
+  let malformed: string | null = null;
+  let mismatch: string | null = null;
+  try {
+    pdf = pdfToText((await renderPdf(compiled.template, structuredClone(c.data))).bytes);
+    if (c.kind === 'docx') {
+      const filled = await fillDocx(c.bytes, structuredClone(c.data), c.delimiters);
+      malformed = wellFormed(filled);
+      docx = docxWords(filled);
+      mismatch = pdfMatchesDocx(pdf, filled);
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'render_failed';
+    const docloom = { ok: false as const, codes: [code], stage: 'render' as const, message: (err as Error).message };
+    return { ...base, docloom, verdict: !want || !want.ok ? 'both refuse' : 'docloom refuses', detail: docloom.message };
+  }
+  const docloom = { ok: true as const, docx, pdf, wellFormed: malformed === null };
+  if (malformed) return { ...base, docloom, verdict: 'malformed docx', detail: malformed };
+  if (mismatch) return { ...base, docloom, verdict: 'pdf differs from docx', detail: `${mismatch}\npdf: ${pdf}\ndocx: ${docx ?? ''}` };
+  if (!want) return { ...base, docloom, verdict: 'same' };
+  if (!want.ok) return { ...base, docloom, verdict: 'docloom only', detail: want.error };
+  if (docx !== null && sameText(docx, want.text)) return { ...base, docloom, verdict: 'same' };
+  return { ...base, docloom, verdict: c.deliberate ? 'deliberate' : 'different', detail: `docxtemplater: ${want.text}\ndocloom:       ${docx ?? ''}` };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The generated set: one template per grammar rule (issue #12, item 2), each with the data that exercises it.
+
+const D: Delimiters = ['{{', '}}'];
+const DATA = {
+  a: 2,
+  b: 3,
+  s: 'text',
+  n: '4',
+  flag: false,
+  name: 'Ada',
+  last: 'Lovelace',
+  customer: { name: 'Bob', 'first name': 'Bobby' },
+  'variable 1': 'v1',
+  items: [
+    { desc: 'Design', hours: 2, rate: 40.5, net: 81, ok: true },
+    { desc: 'Build', hours: 1, rate: 30, net: 30.25, ok: false },
+    { desc: 'Test', hours: 3, rate: 20, net: 60, ok: true },
+  ],
+  tags: ['red', 'green'],
+  balance: 12.5,
+  empty: [],
+};
+
+function generated(id: string, lines: string[], deliberate?: string, data: Record<string, unknown> = DATA): DiffCase {
+  return { id, set: 'generated', kind: 'docx', delimiters: D, data, bytes: buildDocx({ body: lines.map((l) => p(l)).join('') }), deliberate };
+}
+
+export function generatedCases(): DiffCase[] {
+  return [
+    generated('name', ['{{name}} {{customer.name}} {{variable 1}}']),
+    generated('missing', ['[{{nothing}}][{{nothing.deeper}}][{{customer.none}}]']),
+    generated('current item', ['{{#tags}}[{{.}}]{{/tags}}']),
+    generated('this', ['{{#tags}}[{{this}}]{{/tags}}']),
+    generated('index subscript', ['{{items[1].desc}} {{tags[0]}}']),
+    generated('string subscript', ['{{customer["first name"]}}']),
+    generated('numbers', ['{{12}} {{2.5}} {{a}}']),
+    generated('true false null', ['[{{true}}][{{false}}][{{null}}]']),
+    generated('strings', ['{{"straight"}} {{\'single\'}}']),
+    generated('curly strings', ['{{“curly”}} {{‘single curly’}}']),
+    generated('unary not', ['{{(!flag)}} {{(!a)}}']),
+    generated('unary minus', ['{{-a}} {{-(a + b)}}']),
+    generated('multiply divide modulo', ['{{a * b}} {{b % a}} {{a * b / 2}}']),
+    generated('division', ['{{b / a}}']),
+    generated('plus minus', ['{{a + b}} {{b - a}} {{a - b}}']),
+    generated('precedence', ['{{a + b * 2}} {{(a + b) * 2}} {{10 - 4 - 3}}']),
+    generated('text join', ['{{name + " " + last}}']),
+    generated('relations', ['{{a < b}} {{a <= 2}} {{a > b}} {{b >= 3}}']),
+    generated('equality', ['{{a == 2}} {{a != 2}} {{a === 2}} {{a !== 2}} {{name == "Ada"}}']),
+    generated('and or', ['{{a && b}} {{flag || "fallback"}} {{flag && a}}']),
+    generated('ternary', ['{{a > b ? "big" : "small"}} {{flag ? "yes" : "no"}}']),
+    generated('ternary curly', ['{{a < b ? “lt” : “ge”}}']),
+    generated('nested ternary', ['{{a > 5 ? "big" : a > 1 ? "mid" : "small"}}']),
+    generated('length', ['{{items.length}} {{name.length}} {{empty.length}}']),
+    generated('$index inline', ['{{#items}}[{{$index}}]{{/items}}']),
+    generated('$index arithmetic', ['{{#items}}{{$index + 1}}. {{desc}} {{/items}}']),
+    generated('$index paragraphs', ['{{#items}}', '{{$index}} {{desc}}', '{{/items}}']),
+    generated('$index nested', ['{{#items}}{{#ok}}[{{$index}}]{{/ok}}{{/items}}']),
+    generated('$index in a section over text', ['{{#items}}{{#desc}}[{{$index}}]{{/desc}}{{/items}}']),
+    generated('filter lowest', ['{{hours * rate | number:2}}'.replace('hours * rate', 'a * b')], 'docloom\'s fixed filters (number) are not docxtemplater\'s (no filters by default)'),
+    generated('section over expression', ['{{#a > 1}}big{{/a > 1}} {{#a > 5}}huge{{/a > 5}}']),
+    generated('inverted over expression', ['{{^a > 5}}not huge{{/a > 5}}']),
+    generated('section in loop reads item', ['{{#items}}{{#hours > 1}}{{desc}} {{/hours > 1}}{{/items}}']),
+    generated('section expression yields list', ['{{#items.length > 0 && items}}{{desc}} {{/items.length > 0 && items}}']),
+    generated('section over string', ['{{#name}}[{{.}}]{{/name}}'], 'docloom shows the section\'s value for {{.}} (issue #12 item 6); docxtemplater the enclosing scope'),
+    generated('section over number', ['{{#a}}[{{.}}]{{/a}}'], 'docloom shows the section\'s value for {{.}} (issue #12 item 6)'),
+    generated('loop paragraphs', ['{{#items}}', '{{desc}}: {{net}}', '{{/items}}']),
+    generated('inverted empty', ['{{^empty}}none{{/empty}}']),
+    generated('float rounding', ['{{0.1 + 0.2}}'], 'docloom rounds results to 15 significant digits (0.3, not 0.30000000000000004)'),
+    generated('numeric text plus', ['{{n + 1}}'], 'docloom adds numeric text ("4" + 1 = 5); angular-expressions joins ("41")'),
+    generated('division by zero', ['[{{a / 0}}]'], 'docloom shows nothing for x/0; angular-expressions shows Infinity'),
+    generated('missing arithmetic', ['[{{nothing * 2}}]'], 'docloom shows nothing for arithmetic on missing data; angular-expressions shows 0'),
+    generated('control characters', ['[{{ctl}}]'], 'docloom drops characters XML forbids in both outputs; docxtemplater refuses the data', { ctl: 'a\u0001b\u000bc\ud800d' }),
+    generated('prototype names', ['[{{constructor}}][{{name.length}}][{{__proto__}}]']),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FIXTURES = process.env.DOCLOOM_FIXTURES_DIR ?? path.resolve(ROOT, '..', 'shared', 'fixtures', 'docxtemplater-examples');
+
+export function fixtureCases(): DiffCase[] {
+  if (!fs.existsSync(FIXTURES)) return [];
+  return fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.docx'))
+    .sort()
+    .map((f) => {
+      const bytes = new Uint8Array(fs.readFileSync(path.join(FIXTURES, f)));
+      const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: ['{', '}'] });
+      const data = compiled.ok ? sampleData(compiled.fields) : {};
+      return { id: f, set: 'fixtures' as const, kind: 'docx' as const, delimiters: ['{', '}'] as Delimiters, bytes, data };
+    });
+}
+
+function resourceCases(): DiffCase[] {
+  const dir = path.join(ROOT, 'resources', 'templates');
+  const index = JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')) as Array<{ file: string; data?: string }>;
+  return index.map((entry) => ({
+    id: entry.file,
+    set: 'resources' as const,
+    kind: 'json' as const,
+    delimiters: D,
+    bytes: new Uint8Array(fs.readFileSync(path.join(dir, entry.file))),
+    data: entry.data ? (JSON.parse(fs.readFileSync(path.join(dir, entry.data), 'utf8')) as Record<string, unknown>) : {},
+  }));
+}
+
+export interface Summary {
+  results: DiffResult[];
+  bothFill: number;
+  same: number;
+  failures: DiffResult[];
+  sameShare: number;
+}
+
+export async function runAll(cases: DiffCase[]): Promise<Summary> {
+  const results: DiffResult[] = [];
+  for (const c of cases) results.push(await runCase(c));
+  const compared = results.filter((r) => r.oracle?.ok && r.docloom.ok);
+  const same = compared.filter((r) => r.verdict === 'same' || r.verdict === 'deliberate').length;
+  const failing = new Set<DiffResult['verdict']>(['different', 'docloom refuses', 'malformed docx', 'pdf differs from docx']);
+  const failures = results.filter((r) => failing.has(r.verdict));
+  return { results, bothFill: compared.length, same, failures, sameShare: compared.length === 0 ? 1 : same / compared.length };
+}
+
+async function main(): Promise<void> {
+  const cases = [...generatedCases(), ...fixtureCases(), ...resourceCases()];
+  const summary = await runAll(cases);
+  const counts = new Map<string, number>();
+  for (const r of summary.results) counts.set(`${r.set}: ${r.verdict}`, (counts.get(`${r.set}: ${r.verdict}`) ?? 0) + 1);
+  for (const [key, n] of [...counts].sort()) console.log(`${key.padEnd(40)} ${n}`);
+  for (const r of summary.results.filter((x) => x.verdict === 'deliberate')) console.log(`deliberate  ${r.id}: ${cases.find((c) => c.id === r.id)?.deliberate}`);
+  for (const r of summary.failures) console.log(`FAIL  [${r.verdict}] ${r.set} ${r.id}\n${r.detail ?? ''}\n`);
+  const share = (summary.sameShare * 100).toFixed(1);
+  console.log(`templates: ${summary.results.length}; both fill: ${summary.bothFill}; same text (deliberate differences included): ${summary.same} (${share} %)`);
+  const ok = summary.failures.length === 0 && summary.sameShare >= 0.95;
+  console.log(ok ? 'PASS' : 'FAIL');
+  process.exitCode = ok ? 0 : 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

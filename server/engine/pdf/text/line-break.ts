@@ -1,0 +1,63 @@
+/**
+ * Where a line may break inside a run of text: the Unicode Line Breaking Algorithm (UAX #14, by the maintained
+ * `linebreak` library) — between ideographs and kana, after hyphens and dashes, never before a closing bracket,
+ * "、" or "。" — tightened by the Japanese kinsoku rules Word applies by default (iteration marks, small kana and
+ * the prolonged sound mark never start a line; opening brackets and currency signs never end one).
+ *
+ * The layout asks fragment by fragment (one font face each), so a caller passes the text laid out just before as
+ * `before`: the opportunity between the two fragments (position 0) depends on both sides.
+ */
+import LineBreaker from 'linebreak';
+
+/** Word's default "cannot start a line" characters that UAX #14 alone would let start one. */
+const NO_START = new Set(
+  Array.from('々〻ゝゞヽヾ・･ー〜～ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯｰ' +
+    '、。，．：；？！）］｝」』】〕〉》〙〗〟’”｠»›%‰℃°¢￠', (c) => c.charCodeAt(0)),
+);
+/** Word's default "cannot end a line" characters. */
+const NO_END = new Set(Array.from('（［｛「『【〔〈《〘〖〝‘“｟«‹$£¥￥＄￡', (c) => c.charCodeAt(0)));
+
+/** How much earlier text decides a break at the fragment's start (UAX #14 looks back over spaces to a bracket). */
+const CONTEXT = 8;
+
+/**
+ * Text whose only break opportunities are after spaces: Latin letters, digits, spaces and the punctuation that
+ * never allows a break between letters or digits (checked against the library on random strings of these: an
+ * opening bracket, "-", "/", "%", "+", "!" and "?" can, so they are left to it). Most text is this; it skips
+ * the library.
+ */
+const PLAIN = /^[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f ,.:;'")\]#&*=@_<>~^`]*$/;
+
+function isSpace(cp: number): boolean {
+  return cp === 0x20 || cp === 0x3000;
+}
+
+/**
+ * The positions (UTF-16 indices into `text`) before which a line may start: every break opportunity inside the
+ * text, and position 0 when `before` (the text laid out just before, same paragraph) is given and allows one.
+ * The end of the text is never reported: it depends on what follows. Ascending.
+ */
+export function breakOpportunities(text: string, before = ''): number[] {
+  const out: number[] = [];
+  const n = text.length;
+  if (n === 0) return out;
+  const prev = before.length > 0 ? before.charCodeAt(before.length - 1) : -1;
+  if (PLAIN.test(text) && (prev < 0 || PLAIN.test(before[before.length - 1]))) {
+    // Only after spaces (UAX #14 LB18), which is also where a plain run may break.
+    if (prev === 0x20 && text.charCodeAt(0) !== 0x20) out.push(0);
+    for (let i = 1; i < n; i++) if (text.charCodeAt(i - 1) === 0x20 && text.charCodeAt(i) !== 0x20) out.push(i);
+    return out;
+  }
+  const ctx = before.slice(-CONTEXT);
+  const breaker = new LineBreaker(ctx + text);
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    const i = bk.position - ctx.length;
+    if (i < 0 || i >= n || (i === 0 && ctx.length === 0)) continue;
+    const after = text.charCodeAt(i);
+    const last = i > 0 ? text.charCodeAt(i - 1) : prev;
+    // Kinsoku: a space in between lifts the rule (the break is at the space, as UAX #14 has it).
+    if (!isSpace(last) && (NO_START.has(after) || NO_END.has(last))) continue;
+    out.push(i);
+  }
+  return out;
+}
