@@ -28,6 +28,10 @@ export interface Limits {
   renderMs: number;
   /** Pages one PDF may have (counted as the layout makes them). */
   pagesPerDocument: number;
+  /** Data rows of one batch's rows file (docs/batch.md). */
+  batchRows: number;
+  /** Bytes of one batch's rows file. */
+  batchBytes: number;
 }
 
 export interface Config {
@@ -76,6 +80,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   dataDepth: 64,
   renderMs: 30_000,
   pagesPerDocument: 2_000,
+  batchRows: 100_000,
+  batchBytes: 100 * 1024 * 1024,
 });
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
@@ -132,6 +138,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   dataDepth: 'DOCLOOM_LIMIT_DATA_DEPTH',
   renderMs: 'DOCLOOM_LIMIT_RENDER_MS',
   pagesPerDocument: 'DOCLOOM_LIMIT_PAGES_PER_DOCUMENT',
+  batchRows: 'DOCLOOM_LIMIT_BATCH_ROWS',
+  batchBytes: 'DOCLOOM_LIMIT_BATCH_BYTES',
 });
 
 /** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */

@@ -16,6 +16,7 @@ import { documentRoutes, signedDownloadRoutes } from './routes/documents.js';
 import { miscRoutes, signInRoutes } from './routes/misc.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
+import { batchRoutes } from './routes/batch.js';
 import { Profile } from '../services/profile.js';
 
 export interface AppOptions {
@@ -86,6 +87,7 @@ export function createApp(o: AppOptions): Express {
   api.use(requireToken(s.tokens));
   api.use(documentRoutes(s, parsers));
   api.use(templateRoutes(s, parsers));
+  api.use(batchRoutes(s, parsers));
   api.use(miscRoutes(s, parsers));
   api.use(
     methodNotAllowed([
@@ -95,6 +97,11 @@ export function createApp(o: AppOptions): Express {
       [/^\/template\/?$/, 'GET, HEAD, POST'],
       [/^\/template\/[^/]+\/?$/, 'GET, HEAD, PUT, DELETE'],
       [/^\/template\/[^/]+\/file\/?$/, 'GET, HEAD'],
+      [/^\/batch\/?$/, 'GET, HEAD, POST'],
+      [/^\/batch\/row\/?$/, 'POST'],
+      [/^\/batch\/[^/]+\/?$/, 'GET, HEAD, DELETE'],
+      [/^\/batch\/[^/]+\/(errors|download)\/?$/, 'GET, HEAD'],
+      [/^\/batch\/[^/]+\/cancel\/?$/, 'POST'],
       [/^\/preview\/?$/, 'POST'],
       [/^\/info\/?$/, 'GET, HEAD'],
       [/^\/settings\/?$/, 'GET, HEAD, PUT'],

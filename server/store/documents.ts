@@ -79,6 +79,7 @@ export interface DocumentFilter {
   status?: DocumentStatus;
   test?: 0 | 1;
   expired?: 0 | 1;
+  batch_id?: number;
 }
 
 function matches(doc: DocumentRecord, f: DocumentFilter): boolean {
@@ -86,7 +87,8 @@ function matches(doc: DocumentRecord, f: DocumentFilter): boolean {
     (f.template_id === undefined || doc.template_id === f.template_id) &&
     (f.status === undefined || doc.status === f.status) &&
     (f.test === undefined || doc.test === f.test) &&
-    (f.expired === undefined || doc.expired === f.expired)
+    (f.expired === undefined || doc.expired === f.expired) &&
+    (f.batch_id === undefined || doc.batch_id === f.batch_id)
   );
 }
 
@@ -284,7 +286,7 @@ export class DocumentRepository {
   /** Newest first, with the total of matching records. */
   list(filter: DocumentFilter, offset: number, limit: number): { total: number; items: DocumentRecord[] } {
     const docs = this.#ordered;
-    const unfiltered = filter.template_id === undefined && filter.status === undefined && filter.test === undefined && filter.expired === undefined;
+    const unfiltered = filter.template_id === undefined && filter.status === undefined && filter.test === undefined && filter.expired === undefined && filter.batch_id === undefined;
     if (unfiltered) {
       const items: DocumentRecord[] = [];
       for (let i = docs.length - 1 - offset; i >= 0 && items.length < limit; i--) items.push(docs[i]);

@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { projectRoot } from '../../config.js';
+import { batchArea } from './batch.js';
 import { documentsArea } from './documents.js';
 import { errorSchemas } from './errors.js';
 import { metaArea } from './meta.js';
@@ -21,7 +22,7 @@ import type { Area, PathItem, ResponseObject, Schema } from './types.js';
 
 export type { Area, Schema } from './types.js';
 
-export const AREAS: readonly Area[] = [documentsArea, templatesArea, serviceArea, tokensArea, metaArea];
+export const AREAS: readonly Area[] = [documentsArea, templatesArea, batchArea, serviceArea, tokensArea, metaArea];
 
 /** Where docs/openapi.json says the service is: the default address (the served copy names the real one). */
 export const DEFAULT_SERVER = 'http://127.0.0.1:7463';
