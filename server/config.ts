@@ -2,6 +2,7 @@
  * The only reader of environment variables and settings. Everything else receives a frozen Config.
  * Every variable, its default and its meaning is listed in docs/configuration.md; keep the two in step.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
@@ -94,6 +95,14 @@ export function projectRoot(): string {
   }
 }
 
+/**
+ * Render workers when DOCLOOM_RENDER_WORKERS is not set: one per CPU the process may use, less one left to the
+ * event loop (HTTP, validation, the store's writes), and at least one — 1 on 2 cores, 3 on 4, 7 on 8.
+ */
+export function defaultRenderWorkers(cpus = os.availableParallelism()): number {
+  return Math.max(1, cpus - 1);
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -161,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     allowPrivateNetwork: bool(env, 'DOCLOOM_ALLOW_PRIVATE_NETWORK', false),
     downloadLinkMinutes: int(env, 'DOCLOOM_DOWNLOAD_LINK_MINUTES', 60, 1),
     sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
-    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
+    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', defaultRenderWorkers()),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),

@@ -36,6 +36,8 @@ export interface ServiceOptions {
   store: Store;
   logger: Logger;
   baseUrl: () => string;
+  /** Render workers started earlier (startServer starts them before opening the store, so they warm meanwhile). */
+  renderer?: Renderer;
 }
 
 export async function createServices(o: ServiceOptions): Promise<Services> {
@@ -46,7 +48,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const templates = new TemplateService(store.templates, config.limits, importer);
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
   const settings = new SettingsService(store.settings, { allow_private_network: config.allowPrivateNetwork });
-  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
+  const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   const documents = new DocumentService({
     repo: store.documents,
     files: store.files,

@@ -73,7 +73,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
     // Leftovers of writes a crash cut short (docs/store.md, "Write order"), one log line per action.
     const reconciler = new Reconciler(layout, log);
     reconciler.temps();
-    const documents = await DocumentRepository.open(layout);
+    const documents = await DocumentRepository.open(layout, log);
     await reconciler.documents(documents);
     const templates = new TemplateRepository(layout);
     // Under write.lock: a `docloom import` writes its folder, then its record, under the same lock. On a full disk

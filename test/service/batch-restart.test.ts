@@ -73,9 +73,13 @@ test('SIGKILL mid-batch, start again: the batch completes with every row rendere
         break;
       }
     }
-    // Row numbers come from the records on disk (the API does not show them): each row once.
+    // Row numbers come from the records on disk (the API does not show them): each row once. A clean stop
+    // compacts each shard's record log into its snapshot (docs/store.md, "Record logs"), so the snapshots hold all.
+    service.child.kill('SIGTERM');
+    await service.exited;
+    service = null;
     const shards = path.join(dataDir, 'documents', 'records');
-    for (const f of fs.readdirSync(shards)) {
+    for (const f of fs.readdirSync(shards).filter((name) => name.endsWith('.json'))) {
       for (const d of (JSON.parse(fs.readFileSync(path.join(shards, f), 'utf8')) as { documents: Body[] }).documents) {
         if (d.batch_id === id) seen.set(d.batch_row, (seen.get(d.batch_row) ?? 0) + 1);
       }

@@ -139,6 +139,30 @@ function holdsFields(blocks: LaidBlock[]): boolean {
     b.kind === 'paragraph' ? b.hasFields : b.kind === 'table' ? b.rows.some((r) => r.cells.some((c) => holdsFields(c.blocks))) : false);
 }
 
+/**
+ * jspdf-autotable keeps the last table drawn on the document (`lastAutoTable`: every row and cell, and the hooks
+ * that close over the flow's layout blocks). Nothing reads it after the table is drawn.
+ */
+function forgetTables(doc: jsPDF): void {
+  (doc as unknown as { lastAutoTable?: unknown }).lastAutoTable = undefined;
+}
+
+/**
+ * jsPDF's constructor reassigns some of the shared `jsPDF.API` methods with closures over the new document's
+ * state, so the last document made in a thread stays reachable until the next one is made — its pages' content
+ * (hundreds of thousands of strings for a long table) and everything hung on it. Once the bytes are out, its page
+ * contents and tables are dropped, so a render worker does not carry its largest document into the next job
+ * (measured at 10,000 rows: 144 MB of heap held after the render, 52 MB with this).
+ */
+function releaseDocument(doc: jsPDF): void {
+  const pages = (doc.internal as unknown as { pages?: unknown[] }).pages;
+  if (Array.isArray(pages)) {
+    for (const page of pages) if (Array.isArray(page)) page.length = 0;
+    pages.length = 0;
+  }
+  forgetTables(doc);
+}
+
 /** Stops jsPDF's own Arabic shaping pass on this document: text reaches it already shaped and in visual order. */
 function disableArabicPass(doc: jsPDF): void {
   // jsPDF subscribes processArabic to every document's preProcessText event; PubSub is not in its typings.
@@ -243,6 +267,8 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
 
   // 3. Body flow: each page painted as soon as it is full.
   const sectionStarts = flowSections(laid, (page) => painter.paintPage(page), budget);
+  // The bodies' layout is drawn now: not kept for the rest of the render (headers and footers have their own).
+  for (const ls of laid) ls.body = [];
 
   // 4. Per page: page counts, headers, footers, watermark.
   const pages = doc.getNumberOfPages();
@@ -263,7 +289,9 @@ async function render(model: TemplateModel, opts: RenderModelOptions): Promise<R
   // 5. Metadata and bytes.
   doc.setProperties(metadataOf(model, opts.metadata));
   budget.now();
-  return { bytes: new Uint8Array(doc.output('arraybuffer')), pages };
+  const bytes = new Uint8Array(doc.output('arraybuffer'));
+  releaseDocument(doc);
+  return { bytes, pages };
 }
 
 /**
