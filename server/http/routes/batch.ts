@@ -136,7 +136,10 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, batches: pageObject(items.map((b) => batchJson(b, s.baseUrl())), total, page, `${s.baseUrl()}/api/batch`, carried) });
   });
 
-  r.get('/batch/:id', (req, res) => {
+  // `/batch/row` is a path of its own (POST only): another method there gets the 405 of app.ts, not "Batch not found."
+  const notRow: RequestHandler = (req, _res, next) => next(req.params.id === 'row' ? 'route' : undefined);
+
+  r.get('/batch/:id', notRow, (req, res) => {
     res.json({ success: true, batch: batchJson(s.batches.get(batchId(req)), s.baseUrl()) });
   });
 
@@ -196,7 +199,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, batch: batchJson(batch, s.baseUrl()) });
   });
 
-  r.delete('/batch/:id', requireWrite, async (req, res) => {
+  r.delete('/batch/:id', notRow, requireWrite, async (req, res) => {
     await s.batches.remove(batchId(req), (doc) => s.documents.remove(doc.id));
     res.json({ success: true, message: 'Batch deleted.' });
   });
