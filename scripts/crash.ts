@@ -300,10 +300,27 @@ class Harness {
     type Rec = { id: number; status: string; expired: number; output_type: string; has_editable: boolean };
     const records = new Map<number, Rec>();
     const recordsDir = path.join(dir, 'documents', 'records');
-    for (const name of fs.readdirSync(recordsDir)) {
-      if (!name.endsWith('.json')) continue;
-      const shard = parse(path.join(recordsDir, name)) as { documents: Rec[] } | null;
-      for (const doc of shard?.documents ?? []) {
+    // Each shard: its snapshot, then its record logs from the snapshot's log_gen on (docs/store.md).
+    const recordNames = fs.readdirSync(recordsDir);
+    const shardNos = new Set(recordNames.map((n) => /^shard-(\d+)\./.exec(n)?.[1]).filter((n): n is string => n !== undefined));
+    for (const no of shardNos) {
+      const m = [no, no];
+      const snapshot = path.join(recordsDir, `shard-${no}.json`);
+      const shard = fs.existsSync(snapshot) ? (parse(snapshot) as { log_gen?: number; documents: Rec[] } | null) : null;
+      const docs = new Map((shard?.documents ?? []).map((d) => [d.id, d]));
+      const gens = recordNames
+        .map((n) => new RegExp(`^shard-${m[1]}\\.g(\\d+)\\.jsonl$`).exec(n))
+        .filter((g): g is RegExpExecArray => g !== null && Number(g[1]) >= (shard?.log_gen ?? 0))
+        .sort((a, b) => Number(a[1]) - Number(b[1]));
+      for (const g of gens) {
+        for (const line of fs.readFileSync(path.join(recordsDir, g[0]), 'utf8').split('\n')) {
+          if (!line) continue;
+          const entry = JSON.parse(line) as { put?: Rec; del?: number };
+          if (entry.del !== undefined) docs.delete(entry.del);
+          else if (entry.put) docs.set(entry.put.id, entry.put);
+        }
+      }
+      for (const doc of docs.values()) {
         if (records.has(doc.id)) p(`document id ${doc.id} is on disk twice`);
         records.set(doc.id, doc);
       }

@@ -1,6 +1,6 @@
 /**
  * The `docloom` command (bin/docloom.js runs the compiled copy):
- *   serve | token create/list/revoke | render | import | --help
+ *   serve | token create/list/revoke | render | batch | import | --help
  * Configuration comes from DOCLOOM_* variables through server/config.ts only (docs/configuration.md).
  */
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { loadEngine, useFontsDir } from './services/engine.js';
 import { imageResolvers } from './services/images.js';
 import { optionalDelimiters } from './services/validate.js';
 import { Violations } from './services/errors.js';
+import { BATCH_HELP, batchCommand } from './batch/cli-batch.js';
 
 const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
 
@@ -27,6 +28,7 @@ Usage:
   docloom token revoke ID               revoke a token at once (also while the service runs)
   docloom render TEMPLATE DATA.json -o OUT.pdf [--delimiters "{ }"] [--test] [--password P] [--locale L]
                                         render a .docx/.json template with a data file, no service needed
+${BATCH_HELP}
   docloom import FILE [--name NAME] [--delimiters "<< >>"]
                                         add a template (.docx or .json) to the data dir; what the
                                         import left out (an EMF picture, a chart…) is printed on stderr,
@@ -235,6 +237,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'import':
         await importTemplate(config, rest);
         break;
+      case 'batch':
+        return await batchCommand(config, rest);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

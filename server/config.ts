@@ -2,6 +2,7 @@
  * The only reader of environment variables and settings. Everything else receives a frozen Config.
  * Every variable, its default and its meaning is listed in docs/configuration.md; keep the two in step.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
@@ -27,6 +28,10 @@ export interface Limits {
   renderMs: number;
   /** Pages one PDF may have (counted as the layout makes them). */
   pagesPerDocument: number;
+  /** Data rows of one batch's rows file (docs/batch.md). */
+  batchRows: number;
+  /** Bytes of one batch's rows file. */
+  batchBytes: number;
 }
 
 export interface Config {
@@ -75,6 +80,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   dataDepth: 64,
   renderMs: 30_000,
   pagesPerDocument: 2_000,
+  batchRows: 100_000,
+  batchBytes: 100 * 1024 * 1024,
 });
 
 /** The project's root folder (where package.json and resources/ live), found from this file's location. */
@@ -86,6 +93,14 @@ export function projectRoot(): string {
     if (parent === dir) throw new Error('docloom: cannot find the project root (package.json beside resources/)');
     dir = parent;
   }
+}
+
+/**
+ * Render workers when DOCLOOM_RENDER_WORKERS is not set: one per CPU the process may use, less one left to the
+ * event loop (HTTP, validation, the store's writes), and at least one — 1 on 2 cores, 3 on 4, 7 on 8.
+ */
+export function defaultRenderWorkers(cpus = os.availableParallelism()): number {
+  return Math.max(1, cpus - 1);
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -123,6 +138,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   dataDepth: 'DOCLOOM_LIMIT_DATA_DEPTH',
   renderMs: 'DOCLOOM_LIMIT_RENDER_MS',
   pagesPerDocument: 'DOCLOOM_LIMIT_PAGES_PER_DOCUMENT',
+  batchRows: 'DOCLOOM_LIMIT_BATCH_ROWS',
+  batchBytes: 'DOCLOOM_LIMIT_BATCH_BYTES',
 });
 
 /** Every limit from its DOCLOOM_LIMIT_* variable (a whole number ≥ 1: a limit of 0 would refuse everything). */
@@ -153,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     allowPrivateNetwork: bool(env, 'DOCLOOM_ALLOW_PRIVATE_NETWORK', false),
     downloadLinkMinutes: int(env, 'DOCLOOM_DOWNLOAD_LINK_MINUTES', 60, 1),
     sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
-    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', 1),
+    renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', defaultRenderWorkers()),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),

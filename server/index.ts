@@ -11,6 +11,7 @@ import { createApp } from './http/app.js';
 import { allowedHosts } from './http/guards.js';
 import { openStore } from './store/index.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
+import { createRenderer } from './services/render-pool.js';
 import { createServices } from './services/index.js';
 import { createLogger } from './services/log.js';
 
@@ -68,6 +69,9 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** Longest a start waits for warm render workers, counted from when they were started. */
+const WARM_WAIT_MS = 1000;
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
   const logger = createLogger(config.logLevel, options.log ?? ((line) => console.log(line)));
@@ -77,13 +81,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const fontsDir = path.join(config.resourcesDir, 'fonts');
   useFontsDir(fontsDir);
   checkFontsDir(fontsDir, logger.error);
-  const store = await openStore(config.dataDir, { log: logger.info });
+  // Render workers first: they load the engine and warm up (seconds on a busy machine) while the store is opened.
+  const startedAt = performance.now();
+  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir }, logger.error);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(config.dataDir, { log: logger.info });
+  } catch (err) {
+    await renderer.close();
+    throw err;
+  }
   let port = config.port;
   const baseUrl = () => config.publicUrl ?? `http://${hostForUrl(config.host)}:${port}`;
   let services;
   try {
-    services = await createServices({ config, store, logger, baseUrl });
+    services = await createServices({ config, store, logger, baseUrl, renderer });
   } catch (err) {
+    await renderer.close();
     await store.close();
     throw err;
   }
@@ -95,6 +109,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     allowedHosts: () => hosts,
     guiDir: options.guiDir ?? path.join(projectRoot(), 'dist', 'renderer'),
   });
+  // The render workers were started before the store was opened and warm up (engine, fonts, a page) meanwhile; the
+  // service listens once they are warm, so the first document does not pay for it — but within the start budget
+  // (1.5 s with 50,000 documents, docs/benchmarks.md): on a machine too busy for that, it listens anyway and the
+  // first documents queue until a worker is warm.
+  await svc.renderer.ready(WARM_WAIT_MS - (performance.now() - startedAt));
   const server = http.createServer(app);
   // Slow clients must not hold sockets forever; long renders are far below these.
   server.requestTimeout = 120_000;

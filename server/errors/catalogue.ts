@@ -11,7 +11,7 @@
  * was accepted (`status` null: nothing fails).
  */
 
-export type ErrorKind = 'http' | 'document' | 'template' | 'warning';
+export type ErrorKind = 'http' | 'document' | 'template' | 'warning' | 'rows';
 
 export interface CatalogueEntry {
   readonly kind: ErrorKind;
@@ -82,10 +82,22 @@ export const CATALOGUE = {
   sections_too_deep: { kind: 'template', status: 422, meaning: 'Sections ({{#…}}) nested more than 100 levels deep within one part.' },
   more_errors: { kind: 'template', status: 422, meaning: 'The last entry of a template error list cut at 100 errors: how many more there are.' },
 
+  // A batch's rows file that cannot be used (server/batch/rows/): refused before any document is made; the body
+  // carries `code`, `row` and `column` (docs/batch.md, "Bad input").
+  rows_format: { kind: 'rows', status: 422, meaning: 'The rows file is not CSV, XLSX, a JSON array of objects or NDJSON, or a row in it cannot be read as such.' },
+  rows_encoding: { kind: 'rows', status: 422, meaning: 'The rows file is not UTF-8 text (UTF-16, Latin-1, …); save it as UTF-8.' },
+  rows_ragged: { kind: 'rows', status: 422, meaning: 'A CSV row has another number of fields than the header (often a value holding the delimiter without quotes).' },
+  rows_header: { kind: 'rows', status: 422, meaning: 'A header name that is not a valid field path, or two columns for one field, or a field that is both a value and an object.' },
+  rows_empty: { kind: 'rows', status: 422, meaning: 'The rows file (or its sheet) has no header or no data row.' },
+  rows_sheet: { kind: 'rows', status: 422, meaning: 'The workbook has no sheet of the name given.' },
+  rows_too_many: { kind: 'rows', status: 422, meaning: 'The rows file has more data rows than batch_rows.' },
+  rows_too_large: { kind: 'rows', status: 413, meaning: 'The rows file is larger than batch_bytes.' },
+
   // Warnings (the template is accepted).
   no_tags_found: { kind: 'warning', status: null, meaning: 'The file has no tags with the template\'s delimiters, but has some with other ones (`{ }`, `[ ]`, `<< >>` or `${ }`): `suggested_delimiters` names them and `count` says how many fields they give.' },
   macros_removed: { kind: 'warning', status: null, meaning: 'The uploaded file carried macros (VBA); they were removed and are never run.' },
-  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (EMF, WMF, TIFF, SVG, BMP, …) is left out.' },
+  picture_format_unsupported: { kind: 'warning', status: null, meaning: 'A picture in a format the renderer cannot draw (TIFF, BMP, SVG without its PNG fallback, …) is left out; an EMF or WMF picture with nothing it can draw (EMF+ only, empty, unreadable) keeps its place as a light grey box.' },
+  picture_too_large: { kind: 'warning', status: null, meaning: 'A picture in the template has more pixels than limits.imagePixels; a light grey box of the same size stands in for it. `location.part` names it.' },
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },
   part_damaged: { kind: 'warning', status: null, meaning: 'A part of the .docx (a picture, the footnotes, …) is damaged; it is left out and the rest is drawn. `location.part` names it.' },
   chart_not_drawn: { kind: 'warning', status: null, meaning: 'A chart is left out.' },

@@ -1,6 +1,7 @@
 /**
- * The Express app: guards (Host, CORS), request ids and logging, the public /api routes (sign-in exchange,
- * signed downloads), bearer auth, the API routes, the GUI, and the one error handler. Only server/http/ knows Express.
+ * The Express app: guards (Host, CORS), request ids and logging, the public /api routes (the OpenAPI description
+ * and its reference page, sign-in exchange, signed downloads), bearer auth, the API routes, the GUI, and the one
+ * error handler. Only server/http/ knows Express.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import crypto from 'node:crypto';
@@ -13,7 +14,9 @@ import { cors, hostGuard } from './guards.js';
 import { guiRoutes } from './gui.js';
 import { documentRoutes, signedDownloadRoutes } from './routes/documents.js';
 import { miscRoutes, signInRoutes } from './routes/misc.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
+import { batchRoutes } from './routes/batch.js';
 import { Profile } from '../services/profile.js';
 
 export interface AppOptions {
@@ -78,11 +81,13 @@ export function createApp(o: AppOptions): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  api.use(openApiRoutes(s));
   api.use(signInRoutes(s, parsers));
   api.use(signedDownloadRoutes(s));
   api.use(requireToken(s.tokens));
   api.use(documentRoutes(s, parsers));
   api.use(templateRoutes(s, parsers));
+  api.use(batchRoutes(s, parsers));
   api.use(miscRoutes(s, parsers));
   api.use(
     methodNotAllowed([
@@ -92,11 +97,19 @@ export function createApp(o: AppOptions): Express {
       [/^\/template\/?$/, 'GET, HEAD, POST'],
       [/^\/template\/[^/]+\/?$/, 'GET, HEAD, PUT, DELETE'],
       [/^\/template\/[^/]+\/file\/?$/, 'GET, HEAD'],
+      [/^\/batch\/?$/, 'GET, HEAD, POST'],
+      [/^\/batch\/row\/?$/, 'POST'],
+      [/^\/batch\/[^/]+\/?$/, 'GET, HEAD, DELETE'],
+      [/^\/batch\/[^/]+\/(errors|download)\/?$/, 'GET, HEAD'],
+      [/^\/batch\/[^/]+\/cancel\/?$/, 'POST'],
       [/^\/preview\/?$/, 'POST'],
       [/^\/info\/?$/, 'GET, HEAD'],
       [/^\/settings\/?$/, 'GET, HEAD, PUT'],
       [/^\/tokens\/?$/, 'GET, HEAD, POST'],
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],
+      [/^\/(openapi\.json|reference)\/?$/, 'GET, HEAD'],
+      [/^\/gui\/exchange\/?$/, 'POST'],
+      [/^\/gui\/sign-out\/?$/, 'POST'],
     ]),
   );
   api.use((_req, res) => sendError(res, 404, 'Not found.'));

@@ -31,6 +31,8 @@ function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string 
     pages: doc.pages,
     size: doc.size,
     editable_url: doc.has_editable && doc.expired === 0 ? links.url('editable', doc.id) : null,
+    // Only on documents a batch made (POST /api/batch), so other documents read exactly as before.
+    ...(doc.batch_id !== undefined ? { batch_id: doc.batch_id } : {}),
   };
 }
 

@@ -384,17 +384,25 @@ export class DocumentService {
     }
   }
 
-  /** The files are durable before the record says `completed` (a crash in between leaves orphans, removed at start). */
+  /**
+   * One durable round (docs/store.md, "Write order"): the files are put in place and their fsyncs run together with
+   * the append of the record's `completed` line, which carries the files' SHA-256. The record says `completed` (in
+   * memory, in answers, in snapshots) only once all of it is on disk; a crash before that leaves a line that the
+   * next start checks against the files, and files without a completed record, removed at start.
+   */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
     if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
-    await this.deps.files.write(doc.id, doc.output_type, bytes);
-    if (editable) await this.deps.files.write(doc.id, 'docx', editable, 'editable');
+    const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
+    const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
+      output.durable.catch(() => undefined);
+      throw err;
+    }) : undefined;
     profile?.mark('write_file');
-    if (!this.deps.repo.get(doc.id)) {
-      await this.deps.files.remove(doc.id, doc.output_type);
-      return;
-    }
-    await this.deps.repo.update(doc.id, { status: 'completed', pages, size: bytes.byteLength, has_editable: editable !== undefined, updated_at: nowIso() });
+    const filesDurable = copy ? Promise.all([output.durable, copy.durable]).then(() => undefined) : output.durable;
+    const patch = { status: 'completed' as const, pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() };
+    const done = await this.deps.repo.complete(doc.id, patch, { output: output.sha256, ...(copy ? { editable: copy.sha256 } : {}) }, filesDurable);
+    // Deleted while its files were written: they are orphans now.
+    if (!done) await this.deps.files.remove(doc.id, doc.output_type);
     profile?.mark('store_update');
   }
 

@@ -13,6 +13,7 @@ import { SignInCodes } from './signin.js';
 import { startSweeper, type Sweeper } from './sweeper.js';
 import { TemplateService } from './templates.js';
 import { TokenService } from './tokens.js';
+import { BatchService } from '../batch/service.js';
 
 export interface Services {
   config: Config;
@@ -20,6 +21,7 @@ export interface Services {
   signIn: SignInCodes;
   templates: TemplateService;
   documents: DocumentService;
+  batches: BatchService;
   links: SignedLinks;
   settings: SettingsService;
   renderer: Renderer;
@@ -34,6 +36,8 @@ export interface ServiceOptions {
   store: Store;
   logger: Logger;
   baseUrl: () => string;
+  /** Render workers started earlier (startServer starts them before opening the store, so they warm meanwhile). */
+  renderer?: Renderer;
 }
 
 export async function createServices(o: ServiceOptions): Promise<Services> {
@@ -44,7 +48,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const templates = new TemplateService(store.templates, config.limits, importer);
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
   const settings = new SettingsService(store.settings, { allow_private_network: config.allowPrivateNetwork });
-  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
+  const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   const documents = new DocumentService({
     repo: store.documents,
     files: store.files,
@@ -57,6 +61,21 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   });
   const interrupted = await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
+  const batches = new BatchService({
+    batches: store.batches,
+    documents: store.documents,
+    files: store.files,
+    templates,
+    renderer,
+    limits: config.limits,
+    // Rows past the render (file and record being made durable) overlap their fsyncs, which group commit shares:
+    // with only the pool's two per worker in flight, a batch would wait on the disk between renders.
+    inFlight: Math.max(16, config.renderWorkers * 8),
+    allowPrivateNetwork: () => settings.allowPrivateNetwork(),
+    log: logger.error,
+  });
+  const resumed = batches.resume();
+  if (resumed > 0) logger.info(`batches: ${resumed} batch(es) left unfinished by the last run go on`);
   const sweeper = startSweeper(
     documents,
     () => {
@@ -73,6 +92,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     signIn: new SignInCodes(tokens),
     templates,
     documents,
+    batches,
     links: new SignedLinks(store.secret, o.baseUrl, config.downloadLinkMinutes),
     settings,
     renderer,
@@ -80,9 +100,12 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     baseUrl: o.baseUrl,
     async close() {
       sweeper.stop();
+      // No new batch rows; the ones in flight end with the pool (an `interrupted` one is rendered after a restart).
+      batches.stop();
       // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
       await renderer.close();
       await documents.drain();
+      await batches.drain();
       await importer.close();
     },
   };

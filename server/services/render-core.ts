@@ -69,6 +69,32 @@ export class RenderCore {
     if (settings.fontsDir) useFontsDir(settings.fontsDir);
   }
 
+  /**
+   * Loads the engine and renders a small page once — Latin text in a standard font and Cyrillic in an embedded,
+   * subset one, a table, the watermark — so fonts, the subsetter and the hot code paths are loaded and compiled
+   * before the first real document (the pool says `ready` only after this). A failure here is not fatal: the
+   * first document would simply pay for the loading.
+   */
+  async warm(): Promise<void> {
+    const engine = await loadEngine();
+    const model = {
+      version: 1,
+      defaults: { run: { font: 'Helvetica', size: 11 }, paragraph: {} },
+      sections: [
+        {
+          page: { width: 595, height: 842, margins: { top: 56, right: 56, bottom: 56, left: 56 } },
+          body: [
+            { type: 'paragraph', runs: [{ type: 'text', text: 'Warm-up {{x}} — Привет, 1 234,50 €' }] },
+            { type: 'paragraph', runs: [{ type: 'text', text: '{{#rows}}{{.}} {{/rows}}' }] },
+          ],
+        },
+      ],
+    };
+    const compiled = engine.compileTemplate({ kind: 'json', bytes: new TextEncoder().encode(JSON.stringify(model)), delimiters: ['{{', '}}'] });
+    if (!compiled.ok) return;
+    await engine.renderPdf(compiled.template, { x: 'ready', rows: ['a', 'b', 'c'] }, { test: true, password: null });
+  }
+
   async render(job: RenderJob): Promise<RenderOutcome> {
     const timings = job.timings;
     if (timings) timings.received = hrnow();

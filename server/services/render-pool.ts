@@ -23,6 +23,11 @@ export type Priority = 'interactive' | 'batch';
 export interface Renderer {
   /** `onStart` runs when the job leaves the queue (the document becomes `processing`). */
   render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome>;
+  /**
+   * Resolves once the renderer is warm — every worker started, its engine loaded and a warm-up page rendered — or
+   * after `waitMs` at most (the workers keep warming; jobs queue meanwhile), whichever comes first. Never rejects.
+   */
+  ready(waitMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,12 @@ class InlineRenderer implements Renderer {
   async render(job: RenderJob, _priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
     onStart?.();
     return this.#core.render(job);
+  }
+
+  ready(_waitMs?: number): Promise<void> {
+    // On the main thread: warmed in the background (the event loop must answer meanwhile), not awaited.
+    void this.#core.warm().catch(() => undefined);
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {}
@@ -119,6 +130,10 @@ export class WorkerPool implements Renderer {
   #failedStarts = 0;
   /** Set when worker threads cannot be had: every job renders on the main thread. */
   #inline: InlineRenderer | null = null;
+  #readyResolve: (() => void) | null = null;
+  readonly #ready = new Promise<void>((resolve) => {
+    this.#readyResolve = resolve;
+  });
 
   constructor(size: number, settings: RenderSettings, log: (line: string) => void) {
     this.#size = size;
@@ -138,6 +153,26 @@ export class WorkerPool implements Renderer {
     });
   }
 
+  ready(waitMs = Infinity): Promise<void> {
+    if (!Number.isFinite(waitMs)) return this.#ready;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, waitMs));
+      timer.unref();
+    });
+    return Promise.race([this.#ready, late]).finally(() => clearTimeout(timer));
+  }
+
+  #setReady(): void {
+    this.#readyResolve?.();
+    this.#readyResolve = null;
+  }
+
+  /** Workers that said `ready` (engine loaded, warm-up page rendered). */
+  warmThreads(): number {
+    return [...this.#slots].filter((s) => s.ready).length;
+  }
+
   /** The worker threads now in the pool (tests stop one to see the pool recover; diagnostics). */
   threads(): Worker[] {
     return [...this.#slots].map((s) => s.worker);
@@ -146,6 +181,7 @@ export class WorkerPool implements Renderer {
   /** Fails queued jobs, lets running ones finish (up to a few seconds), then stops the workers. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#setReady();
     if (this.#respawnTimer) clearTimeout(this.#respawnTimer);
     for (const q of [...this.#interactive, ...this.#batch]) q.resolve(STOPPED);
     this.#interactive.length = 0;
@@ -173,8 +209,8 @@ export class WorkerPool implements Renderer {
     worker.on('message', (msg: WorkerMessage) => this.#message(slot, msg));
     worker.on('error', (err) => this.#lost(slot, err));
     worker.on('exit', (code) => this.#lost(slot, new Error(`render worker exited with code ${code}`)));
-    // An idle worker must not keep the process alive; a busy one does (ref'd while it holds jobs).
-    worker.unref();
+    // An idle worker must not keep the process alive; a busy one does (ref'd while it holds jobs), and so does one
+    // warming up (a start waits for it: ready()).
     return true;
   }
 
@@ -182,6 +218,8 @@ export class WorkerPool implements Renderer {
     if (msg.type === 'ready') {
       slot.ready = true;
       this.#failedStarts = 0;
+      if ([...this.#slots].filter((s) => s.ready).length >= this.#size) this.#setReady();
+      this.#idle(slot);
       return;
     }
     if (msg.type === 'received') {
@@ -272,6 +310,7 @@ export class WorkerPool implements Renderer {
     if (this.#inline) return;
     this.#log(`render workers unavailable (${reason}); rendering on the main thread instead`);
     this.#inline = new InlineRenderer(this.#settings);
+    this.#setReady();
     if (this.#respawnTimer) clearTimeout(this.#respawnTimer);
     const queued = [...this.#interactive, ...this.#batch];
     this.#interactive.length = 0;

@@ -1,6 +1,7 @@
 /**
  * Render worker thread: receives RenderJobs, answers RenderOutcomes (PDF bytes transferred, not copied).
- * Loads the engine at start and says `ready`, so the first document does not pay for it.
+ * Loads the engine and renders a warm-up page at start, then says `ready`, so the first document does not pay for
+ * either (the service waits for `ready` before it listens: WorkerPool.ready).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
@@ -43,8 +44,13 @@ if (port) {
       }
     });
   });
+  // Ready once the engine is loaded and warm (fonts, subsetter, hot paths); a failed warm-up render is not fatal.
   loadEngine().then(
-    () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
+    () =>
+      core.warm().then(
+        () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
+        () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
+      ),
     (err: unknown) => {
       // Without an engine this worker is useless; crash so the pool reports it.
       throw err;

@@ -4,8 +4,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import type { Layout } from './layout.js';
-import { syncDir, writeFileAtomic } from './json-file.js';
+import { syncDir, tempName, writeFileAtomic } from './json-file.js';
+
+/** A file put in place whose fsyncs are still running (see DocumentFiles.place). */
+export interface PlacedFile {
+  sha256: string;
+  /** Resolves once the file's bytes and its name are durable. */
+  durable: Promise<void>;
+}
 
 export type FileVariant = 'output' | 'editable';
 
@@ -21,14 +29,50 @@ export class DocumentFiles {
     return this.#layout.documentFile(id, ext, variant === 'editable' ? 'editable' : '');
   }
 
-  async write(id: number, ext: string, bytes: Uint8Array, variant: FileVariant = 'output'): Promise<void> {
-    const bucket = this.#layout.documentBucket(id);
-    if (!this.#madeBuckets.has(bucket)) {
-      const made = await fs.promises.mkdir(bucket, { recursive: true });
-      // A new bucket folder must itself be durable before a file in it can be.
-      if (made !== undefined) await syncDir(path.dirname(bucket));
-      this.#madeBuckets.add(bucket);
+  /**
+   * Puts a file in place and starts making it durable, for the one-round completion (DocumentRepository.complete):
+   * the bytes go to a temp file in tmp/ that is renamed into its bucket at once, and its fdatasync and the bucket's
+   * fsync then run together — and together with the record's log append. Nobody reads the file before its record
+   * says `completed`, which happens only once `durable` and the record's line are on disk; the SHA-256 lets a
+   * start tell a file that did not reach the disk (docs/store.md, "Write order").
+   */
+  async place(id: number, ext: string, bytes: Uint8Array, variant: FileVariant = 'output'): Promise<PlacedFile> {
+    await this.#bucket(id);
+    const file = this.path(id, ext, variant);
+    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    for (let attempt = 0; ; attempt++) {
+      const tmp = tempName(file, this.#layout.tmp);
+      let handle: fs.promises.FileHandle | undefined;
+      try {
+        handle = await fs.promises.open(tmp, 'wx');
+        await handle.writeFile(bytes);
+        await fs.promises.rename(tmp, file);
+      } catch (err) {
+        await handle?.close().catch(() => undefined);
+        await fs.promises.rm(tmp, { force: true });
+        // tmp/ gone (removed by hand, or a starting CLI's cleanup): made again, at most twice.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 2) throw err;
+        await fs.promises.mkdir(this.#layout.tmp, { recursive: true });
+        continue;
+      }
+      const opened = handle;
+      const data = opened.datasync().finally(() => opened.close());
+      return { sha256, durable: Promise.all([data, syncDir(path.dirname(file))]).then(() => undefined) };
     }
+  }
+
+  /** The bucket folder of a document, made (and made durable in its parent) when new. */
+  async #bucket(id: number): Promise<void> {
+    const bucket = this.#layout.documentBucket(id);
+    if (this.#madeBuckets.has(bucket)) return;
+    const made = await fs.promises.mkdir(bucket, { recursive: true });
+    // A new bucket folder must itself be durable before a file in it can be.
+    if (made !== undefined) await syncDir(path.dirname(bucket));
+    this.#madeBuckets.add(bucket);
+  }
+
+  async write(id: number, ext: string, bytes: Uint8Array, variant: FileVariant = 'output'): Promise<void> {
+    await this.#bucket(id);
     await writeFileAtomic(this.path(id, ext, variant), bytes, { tmpDir: this.#layout.tmp });
   }
 

@@ -15,6 +15,7 @@ import { DocumentFiles } from './document-files.js';
 import { IdempotencyLog } from './idempotency.js';
 import { SettingsRepository } from './settings.js';
 import { Reconciler } from './reconcile.js';
+import { BatchRepository } from './batches.js';
 
 export type { DocumentRecord, DocumentStatus, TemplateRecord, TemplateKind, TokenRecord, IdempotencyEntry } from './records.js';
 export type { DocumentFilter } from './documents.js';
@@ -25,6 +26,7 @@ export { TemplateRepository } from './templates.js';
 export { DocumentRepository } from './documents.js';
 export { SettingsRepository } from './settings.js';
 export { SHARD_SIZE } from './layout.js';
+export { BatchRepository, type BatchRecord, type BatchStatus } from './batches.js';
 
 export interface Store {
   readonly dataDir: string;
@@ -38,6 +40,7 @@ export interface Store {
   readonly files: DocumentFiles;
   readonly idempotency: IdempotencyLog;
   readonly settings: SettingsRepository;
+  readonly batches: BatchRepository;
   markSamplesSeeded(): void;
   /** Waits for pending writes and releases the data dir. */
   close(): Promise<void>;
@@ -70,7 +73,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
     // Leftovers of writes a crash cut short (docs/store.md, "Write order"), one log line per action.
     const reconciler = new Reconciler(layout, log);
     reconciler.temps();
-    const documents = await DocumentRepository.open(layout);
+    const documents = await DocumentRepository.open(layout, log);
     await reconciler.documents(documents);
     const templates = new TemplateRepository(layout);
     // Under write.lock: a `docloom import` writes its folder, then its record, under the same lock. On a full disk
@@ -82,6 +85,7 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
       reconciler.templates(templates);
     }
     const idempotency = new IdempotencyLog(layout.idempotency, log);
+    const batches = await BatchRepository.open(dataDir, log);
     const store: Store = {
       dataDir,
       fresh,
@@ -93,12 +97,14 @@ export async function openStore(dataDir: string, options: OpenStoreOptions = {})
       files: new DocumentFiles(layout),
       idempotency,
       settings: new SettingsRepository(layout.settings),
+      batches,
       markSamplesSeeded() {
         meta.samples_seeded = true;
         writeLockFor(dataDir).run(() => writeMeta(layout, meta));
       },
       async close() {
         await documents.flush();
+        await batches.flush();
         await idempotency.close();
         release();
       },

@@ -9,7 +9,8 @@
  *   templates.json                template records
  *   settings.json                 settings changed at run time (the GUI's switches); absent until first changed
  *   templates/<uuid>/v<N>.<ext>   template files (.docx / .json), one per version still in use
- *   documents/records/shard-<n>.json   document records with ids n*1000+1 … (n+1)*1000
+ *   documents/records/shard-<n>.json   document records with ids n*1000+1 … (n+1)*1000 (a snapshot)
+ *   documents/records/shard-<n>.g<gen>.jsonl   the shard's record log after the snapshot (documents.ts)
  *   documents/files/<n>/<id>.<ext>     generated files, bucketed the same way
  *   idempotency.jsonl             Idempotency-Key results (append-only, compacted on start)
  *   tmp/                          temp files before their atomic rename (those of writers gone: removed on start)
@@ -60,6 +61,9 @@ export class Layout {
   }
   shardFile(shard: number): string {
     return path.join(this.documentRecordsDir, `shard-${String(shard).padStart(6, '0')}.json`);
+  }
+  shardLog(shard: number, gen: number): string {
+    return path.join(this.documentRecordsDir, `shard-${String(shard).padStart(6, '0')}.g${gen}.jsonl`);
   }
   get documentFilesDir(): string {
     return path.join(this.dataDir, 'documents', 'files');

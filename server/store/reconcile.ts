@@ -11,7 +11,11 @@
  *   `{code: "file_missing"}` (cannot happen with the write order below; kept for files lost outside docloom);
  * - template folders without a record (an upload cut short before its record, a delete cut short after it) and
  *   template version files the record does not name (a replace cut short before its record);
- * - a torn last line of idempotency.jsonl is dropped by IdempotencyLog itself.
+ * - a torn last line of idempotency.jsonl is dropped by IdempotencyLog itself;
+ * - what the replay of the documents' record logs found (DocumentRepository.open does it): lines an append cut
+ *   short (skipped), and `completed` lines whose files do not match the SHA-256 they carry — the round that
+ *   completes a document writes its files and its line together, so a crash in that round can leave the line
+ *   without the files; the create was never answered, and the record becomes failed (`interrupted`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,7 +43,7 @@ export class Reconciler {
   readonly #layout: Layout;
   readonly #log: (line: string) => void;
   /** How many things each step removed or changed (for tests and the summary line). */
-  readonly counts = { temps: 0, documentFiles: 0, missingFiles: 0, templateFolders: 0, templateFiles: 0 };
+  readonly counts = { temps: 0, documentFiles: 0, missingFiles: 0, unsaved: 0, tornLines: 0, templateFolders: 0, templateFiles: 0 };
 
   constructor(layout: Layout, log: (line: string) => void) {
     this.#layout = layout;
@@ -85,6 +89,14 @@ export class Reconciler {
 
   /** Generated files against their records; records against their files. */
   async documents(repo: DocumentRepository): Promise<void> {
+    for (const t of repo.replay.torn) {
+      this.counts.tornLines += t.lines;
+      this.#log(`store: reconcile: ${t.file}: skipped ${t.lines} unfinished line(s) (an append cut short)`);
+    }
+    for (const id of repo.replay.unsaved) {
+      this.counts.unsaved++;
+      this.#log(`store: reconcile: document ${id}: its files had not reached the disk when the service stopped (never answered): marked failed (interrupted)`);
+    }
     const present = new Set<string>();
     for (const bucket of listDir(this.#layout.documentFilesDir)) {
       if (!bucket.isDirectory()) continue;

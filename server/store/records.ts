@@ -53,11 +53,15 @@ export interface DocumentRecord {
   locale: string | null;
   expires_at: string;
   expired: 0 | 1;
-  error: { code: ErrorCode; message: string } | null;
+  /** `field`: the data field a batch row failed on, when the renderer names one. */
+  error: { code: ErrorCode; message: string; field?: string } | null;
   pages: number | null;
   size: number | null;
   /** True when an editable copy (the filled .docx) was written beside the output. */
   has_editable: boolean;
+  /** The batch that made it (POST /api/batch) and the row it was made from (1 = the first data row). */
+  batch_id?: number;
+  batch_row?: number;
   created_at: string;
   updated_at: string;
 }

@@ -120,11 +120,11 @@ test('alignment, indents, spacing and line height (auto, exact, atLeast)', () =>
   assert.deepEqual([j?.align, j?.indentLeft, j?.indentFirstLine], ['justify', 36, 18]);
   const h = findParagraph(model, 'hanging').style;
   assert.deepEqual([h?.indentLeft, h?.indentFirstLine, h?.spaceBefore, h?.spaceAfter, h?.lineHeight], [72, -36, 6, 12, 1.5]);
-  // 24 pt exactly for 12 pt text: two single lines.
-  const exact = findParagraph(model, 'exact').style?.lineHeight ?? 0;
-  assert.ok(exact > 1.6 && exact < 1.8, `exact line height ${exact}`);
-  // 10 pt at least, for 11 pt text, is simply single spacing.
-  assert.equal(findParagraph(model, 'atleast').style?.lineHeight, 1);
+  // Exact and at-least spacing are lengths (24 pt exactly, 10 pt at least), not multiples of the font size.
+  const exact = findParagraph(model, 'exact').style;
+  assert.deepEqual([exact?.lineExact, exact?.lineAtLeast, exact?.lineHeight], [24, undefined, 1]);
+  const atLeast = findParagraph(model, 'atleast').style;
+  assert.deepEqual([atLeast?.lineAtLeast, atLeast?.lineExact, atLeast?.lineHeight], [10, undefined, 1]);
   const auto = findParagraph(model, 'auto-spacing').style;
   assert.deepEqual([auto?.spaceBefore, auto?.spaceAfter], [14, 14]);
 });

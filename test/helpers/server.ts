@@ -1,11 +1,13 @@
 /**
  * A real docloom service on a free port over a temporary data dir, for tests (service, GUI, Electron helpers).
  * Samples are not seeded unless asked (`seedSamples: true`); rendering is inline unless `renderWorkers` is given.
+ * Every response a test fetches from it is checked against the OpenAPI description (./openapi.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type Config, type ConfigOverrides } from '../../server/index.js';
+import { validateResponsesFrom } from './openapi.js';
 
 export interface TestServer {
   /** Base URL, e.g. http://127.0.0.1:40123 (the API is under /api). */
@@ -39,6 +41,7 @@ export async function startTestServer(overrides: ConfigOverrides = {}, options: 
   });
   const { token } = await server.createToken('test');
   const { token: readOnlyToken } = await server.createToken('test (read-only)', { readOnly: true });
+  const stopValidating = validateResponsesFrom(server.url);
   return {
     url: server.url,
     port: server.port,
@@ -54,6 +57,7 @@ export async function startTestServer(overrides: ConfigOverrides = {}, options: 
       return fetch(`${server.url}${pathname}`, { ...init, headers });
     },
     async close() {
+      stopValidating();
       await server.close();
       if (!overrides.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
 import { startServer, type RunningServer } from '../../server/index.js';
+import { validateResponsesFrom } from '../helpers/openapi.js';
 import { errorHandler } from '../../server/http/errors.js';
 import { DEFAULT_LIMITS } from '../../server/config.js';
 import { isNoSpace, NO_SPACE_MESSAGE } from '../../server/errors/storage.js';
@@ -99,8 +100,11 @@ function client(server: RunningServer, token: string): Client {
   };
 }
 
-function boot(dataDir: string, logs: string[]): Promise<RunningServer> {
-  return startServer({ env: {}, config: { port: 0, seedSamples: false, renderWorkers: 0, logLevel: 'error', dataDir }, log: (line) => logs.push(line) });
+async function boot(dataDir: string, logs: string[]): Promise<RunningServer> {
+  const server = await startServer({ env: {}, config: { port: 0, seedSamples: false, renderWorkers: 0, logLevel: 'error', dataDir }, log: (line) => logs.push(line) });
+  // Its 507s are checked against the OpenAPI description like every startTestServer response.
+  validateResponsesFrom(server.url);
+  return server;
 }
 
 function templateForm(name: string, bytes: Buffer = jsonTemplate(INVOICE_LINES)): FormData {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfInfo, pdfText, qpdfEncryption, squash } from '../helpers/pdf.js';
-import { INVOICE_DATA, createDocument, createInvoiceTemplate, json, jsonTemplate, uploadTemplate } from './support.js';
+import { INVOICE_DATA, createDocument, createInvoiceTemplate, json, jsonTemplate, recordsOnDisk, uploadTemplate } from './support.js';
 import type { Body } from './support.js';
 
 let s: TestServer;
@@ -197,14 +197,15 @@ test('DELETE removes the record and its file; reads answer 404 after', async () 
   assert.equal(fs.existsSync(docFile(id)), false);
   assert.equal((await s.api(`/api/document/${id}`)).status, 404);
   assert.equal((await fetch(body.document.download_url)).status, 404);
-  const shard = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'documents/records/shard-000000.json'), 'utf8'));
+  const shard = { documents: recordsOnDisk(s.dataDir, 0) };
   assert.ok(!shard.documents.some((d: { id: number }) => d.id === id));
 });
 
 test('the record on disk matches the response', async () => {
   const { body } = await createDocument(s, { template_id: invoice.uuid, data: JSON.stringify(INVOICE_DATA) });
-  const shard = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'documents/records/shard-000000.json'), 'utf8'));
+  const shard = { documents: recordsOnDisk(s.dataDir, 0) };
   const onDisk = shard.documents.find((d: { id: number }) => d.id === body.document.id);
+  assert.ok(onDisk, 'the record is on disk');
   assert.equal(onDisk.status, 'completed');
   assert.equal(onDisk.size, body.document.size);
   assert.equal(onDisk.output_filename, body.document.output_filename);

@@ -44,6 +44,7 @@ test('the import worker compiles, refuses, and answers too_large / too_slow past
 test('with render workers, GET /api/info keeps answering while a large .docx imports', async () => {
   const s = await startTestServer({ renderWorkers: 1 });
   try {
+    const started = performance.now();
     const upload = uploadTemplate(s, { name: 'big.docx', bytes: big });
     let done = false;
     void upload.finally(() => (done = true));
@@ -57,9 +58,15 @@ test('with render workers, GET /api/info keeps answering while a large .docx imp
       await new Promise((r) => setTimeout(r, 20));
     }
     const { status, body } = await upload;
+    const importMs = performance.now() - started;
     assert.equal(status, 201, JSON.stringify(body).slice(0, 300));
-    // Generous: a shared test machine; the bench (bench/hostile.ts) holds the real target of 250 ms at p99.
-    assert.ok(Math.max(...latencies) < 2000, `slowest /api/info ${Math.round(Math.max(...latencies))} ms over ${latencies.length}`);
+    // Relative, not a time limit (the bench, bench/hostile.ts, holds the 250 ms p99 target): an import on the
+    // event loop would hold one /api/info for the whole import; in the worker, many answers fit inside it, and
+    // none waits for most of it — on a loaded machine as on an idle one.
+    const slowest = Math.max(...latencies);
+    const figures = `slowest /api/info ${Math.round(slowest)} ms of ${latencies.length}, import ${Math.round(importMs)} ms`;
+    assert.ok(latencies.length >= 5, figures);
+    assert.ok(slowest < importMs / 2, figures);
     assert.deepEqual(s.logs, []);
   } finally {
     await s.close();

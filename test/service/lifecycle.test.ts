@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfText, squash } from '../helpers/pdf.js';
-import { INVOICE_DATA, createDocument, createInvoiceTemplate, fillStore, json, tempDir } from './support.js';
+import { INVOICE_DATA, createDocument, createInvoiceTemplate, fillStore, json, recordsOnDisk, tempDir } from './support.js';
 import type { Body } from './support.js';
 
 function docFile(s: TestServer, id: number): string {
@@ -72,7 +72,7 @@ test('async=1 → 202 pending at once, then processing → completed', async () 
     assert.equal(body.document.status, 'pending');
     assert.equal(body.document.pages, null);
     // Already on disk before the 202.
-    const shard = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'documents/records/shard-000000.json'), 'utf8'));
+    const shard = { documents: recordsOnDisk(s.dataDir, 0) };
     assert.ok(shard.documents.some((d: { id: number }) => d.id === body.document.id));
     const done = await poll(s, body.document.id, (d) => d.status === 'completed' || d.status === 'failed');
     assert.equal(done.status, 'completed');
@@ -197,7 +197,7 @@ test('the sweeper expires documents: files deleted, expired 1, downloads 410; th
         assert.equal(dl.status, 410);
         assert.deepEqual(await dl.json(), { success: false, message: 'Document has expired.' });
       }
-      const shard = JSON.parse(fs.readFileSync(path.join(dataDir, 'documents/records/shard-000000.json'), 'utf8'));
+      const shard = { documents: recordsOnDisk(dataDir, 0) };
       assert.deepEqual(shard.documents.map((d: { expired: number }) => d.expired), [1, 1, 0]);
       const expiredList = (await json(await s.api('/api/document?expired=1'))).documents;
       assert.deepEqual(expiredList.data.map((d: { id: number }) => d.id), [2, 1]);

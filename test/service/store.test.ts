@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openStore, openTokenStore, SHARD_SIZE } from '../../server/store/index.js';
 import { TokenService } from '../../server/services/tokens.js';
 import { SCHEMA_VERSION } from '../../server/store/meta.js';
-import { documentRecord, fillStore, tempDir } from './support.js';
+import { documentRecord, fillStore, recordsOnDisk, tempDir } from './support.js';
 
 function shardFiles(dataDir: string): string[] {
   return fs.readdirSync(path.join(dataDir, 'documents', 'records')).filter((n) => n.endsWith('.json')).sort();
@@ -23,15 +23,18 @@ test('documents are sharded by id range: ≤ 1,000 records per file, one write t
     assert.equal(shard1.documents.at(-1).id, 2000);
 
     const store = await openStore(dir);
-    const before = new Map(shardFiles(dir).map((n) => [n, fs.statSync(path.join(dir, 'documents/records', n)).mtimeMs]));
+    const records = path.join(dir, 'documents/records');
+    const stamp = () => new Map(fs.readdirSync(records).map((n) => [n, fs.statSync(path.join(records, n)).mtimeMs]));
+    const before = stamp();
     await new Promise((r) => setTimeout(r, 20));
     const id = store.documents.nextId();
     assert.equal(id, 2006);
     await store.documents.insert(documentRecord(id));
-    const after = new Map(shardFiles(dir).map((n) => [n, fs.statSync(path.join(dir, 'documents/records', n)).mtimeMs]));
-    assert.equal(after.get('shard-000000.json'), before.get('shard-000000.json'));
-    assert.equal(after.get('shard-000001.json'), before.get('shard-000001.json'));
-    assert.notEqual(after.get('shard-000002.json'), before.get('shard-000002.json'));
+    // The write is one line appended to shard 2's record log; no shard file is rewritten.
+    const after = stamp();
+    const changed = [...after].filter(([n, t]) => before.get(n) !== t).map(([n]) => n);
+    assert.deepEqual(changed, ['shard-000002.g1.jsonl']);
+    assert.deepEqual(recordsOnDisk(dir, 2).map((d) => d.id), [2001, 2002, 2003, 2004, 2005, 2006]);
     await store.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -124,3 +124,48 @@ export async function fillStore(dataDir: string, count: number, make: (id: numbe
   await store.documents.writeAll();
   await store.close();
 }
+
+type DiskRecord = DocumentRecord & Record<string, unknown>;
+
+/**
+ * The document records a data dir holds on disk, read the way docs/store.md describes it (each shard's snapshot,
+ * then the lines of its record logs from the snapshot's `log_gen` on) — written here, not borrowed from the store,
+ * so tests check the format rather than the code under test. Shard by shard, in id order.
+ */
+export function recordsOnDisk(dataDir: string, shard?: number): DiskRecord[] {
+  const dir = path.join(dataDir, 'documents', 'records');
+  const names = fs.readdirSync(dir);
+  const shards = new Set<number>();
+  for (const name of names) {
+    const m = /^shard-(\d+)\./.exec(name);
+    if (m && (shard === undefined || Number(m[1]) === shard)) shards.add(Number(m[1]));
+  }
+  const out: DiskRecord[] = [];
+  for (const n of [...shards].sort((a, b) => a - b)) {
+    const prefix = `shard-${String(n).padStart(6, '0')}`;
+    const snapFile = path.join(dir, `${prefix}.json`);
+    const snap = fs.existsSync(snapFile) ? (JSON.parse(fs.readFileSync(snapFile, 'utf8')) as { log_gen?: number; documents: DiskRecord[] }) : { documents: [] };
+    const docs = new Map(snap.documents.map((d) => [d.id, d]));
+    const gens = names
+      .map((name) => new RegExp(`^${prefix}\\.g(\\d+)\\.jsonl$`).exec(name))
+      .filter((l): l is RegExpExecArray => l !== null && Number(l[1]) >= (snap.log_gen ?? 0))
+      .sort((a, b) => Number(a[1]) - Number(b[1]));
+    for (const l of gens) replayLog(path.join(dir, l[0]), docs);
+    out.push(...[...docs.values()].sort((a, b) => a.id - b.id));
+  }
+  return out;
+}
+
+function replayLog(file: string, docs: Map<number, DiskRecord>): void {
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    let entry: { put?: DiskRecord; del?: number };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue; // an append cut short
+    }
+    if (entry.del !== undefined) docs.delete(entry.del);
+    else if (entry.put) docs.set(entry.put.id, entry.put);
+  }
+}

@@ -5,6 +5,8 @@
  */
 import { ApiError, errorFromResponse, networkError } from './errors.js';
 import type {
+  BatchFailure,
+  BatchRecord,
   DocumentFilters,
   DocumentRecord,
   Page,
@@ -242,4 +244,42 @@ export async function exchangeSignInCode(code: string, replacing = false): Promi
   const body = await request<{ token: string }>('/api/gui/exchange', { method: 'POST', body: { code }, anonymous: !replacing });
   if (typeof body.token !== 'string' || !body.token) throw new ApiError(500, 'The service accepted the sign-in link but sent no key.');
   return body.token;
+}
+
+// ---- batches ----
+
+export async function createBatch(templateUuid: string, file: File, options: { test?: boolean } = {}): Promise<BatchRecord> {
+  const form = new FormData();
+  form.set('template_id', templateUuid);
+  if (options.test) form.set('test', '1');
+  form.set('file', file, file.name);
+  return (await request<{ batch: BatchRecord }>('/api/batch', { method: 'POST', body: form })).batch;
+}
+
+export async function getBatch(id: number): Promise<BatchRecord> {
+  return (await request<{ batch: BatchRecord }>(`/api/batch/${id}`)).batch;
+}
+
+export async function listBatches(query: { page?: number; per_page?: number } = {}): Promise<Page<BatchRecord>> {
+  return (await request<{ batches: Page<BatchRecord> }>('/api/batch', { query })).batches;
+}
+
+export async function cancelBatch(id: number): Promise<BatchRecord> {
+  return (await request<{ batch: BatchRecord }>(`/api/batch/${id}/cancel`, { method: 'POST' })).batch;
+}
+
+export async function batchFailures(id: number): Promise<Page<BatchFailure>> {
+  return (await request<{ errors: Page<BatchFailure> }>(`/api/batch/${id}/errors`, { query: { per_page: 100 } })).errors;
+}
+
+export function batchZip(id: number): Promise<Blob> {
+  return request<Blob>(`/api/batch/${id}/download`, { as: 'blob' });
+}
+
+/** One row's data as a batch reads it (the row picker's preview). */
+export async function batchRow(file: File, row: number): Promise<Record<string, unknown>> {
+  const form = new FormData();
+  form.set('row', String(row));
+  form.set('file', file, file.name);
+  return (await request<{ data: Record<string, unknown> }>('/api/batch/row', { method: 'POST', body: form })).data;
 }

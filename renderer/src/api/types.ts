@@ -162,3 +162,26 @@ export interface TemplateSettings {
   expiration?: number;
   delimiters?: string;
 }
+
+/** A batch (POST /api/batch): one document per row of a rows file. */
+export interface BatchRecord {
+  id: number;
+  status: 'queued' | 'processing' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
+  total: number;
+  done: number;
+  failed: number;
+  template_id: number;
+  template_uuid: string;
+  rows_filename: string;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BatchFailure {
+  row: number;
+  field: string | null;
+  code: string;
+  message: string;
+  document_id: number;
+}

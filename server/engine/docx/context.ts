@@ -28,8 +28,6 @@ export interface DocContext {
    * table's w:tblInd is measured to the text of its first cell, not to its edge.
    */
   compatibilityMode?: number;
-  /** Line pitch (points) of the body's document grid when its lines snap to one (props.ts gridLinePitch). */
-  linePitch?: number;
 }
 
 /** A complex field being read (w:fldChar begin … separate … end). */

@@ -3,16 +3,21 @@
  * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
  * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
  * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
- * - charts, shapes without text, WordArt and images in formats the renderer cannot draw are left out, each with
- *   a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
+ * - EMF and WMF pictures are drawn as PNG (images/metafile.ts); one that cannot be drawn, or a picture over the
+ *   pixel limit, becomes a light grey box of the same size, with a warning;
+ * - charts, shapes without text, WordArt and images in other formats the renderer cannot draw are left out, each
+ *   with a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
  * Nothing here throws on odd content: a drawing that cannot be read is not shown, and says so.
  */
 import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
+import { encodePng } from '../images/png-encode.js';
+import { toDataUri } from '../images/sniff.js';
 import { shapeDecoration, vmlDecoration } from './decoration.js';
 import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
 import type { ImageLookup } from './package.js';
 import { toParagraphStyle } from './resolve.js';
+import { PARTLY_DRAWN } from './warnings.js';
 import { smartArtBlocks } from './smartart.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
@@ -37,6 +42,9 @@ export interface DrawingOutput {
   box?: FloatBox;
 }
 
+/** A same-size stand-in for a picture that is not drawn: a light grey box (grey 238: no ink on a page). */
+const PLACEHOLDER = toDataUri(encodePng({ width: 1, height: 1, data: Uint8Array.of(238, 238, 238, 255) }), 'image/png');
+
 const URI_PICTURE = '/picture';
 const URI_DIAGRAM = '/diagram';
 const URI_CHART = '/chart';
@@ -59,12 +67,20 @@ function isEmptyParagraph(block: Block): boolean {
 
 function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
   if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
-  const found = ctx.doc.pkg.image(ctx.part, relId);
-  if (!('uri' in found)) {
+  const found = ctx.doc.pkg.image(ctx.part, relId, { width, height });
+  let src: string;
+  if ('uri' in found) {
+    src = found.uri;
+    // A metafile whose records stop early is drawn as far as it goes, and said to be damaged.
+    if (found.damaged) ctx.doc.warnings.add('part_damaged', found.damaged, undefined, PARTLY_DRAWN);
+  } else {
     reportPicture(ctx, found);
-    return undefined;
+    // A metafile that cannot be drawn, or a picture over the pixel limit, keeps its place: the text around it
+    // stays where Word puts it.
+    if (found.problem !== 'too_large' && !(found.problem === 'unsupported' && (found.format === 'EMF' || found.format === 'WMF'))) return undefined;
+    src = PLACEHOLDER;
   }
-  const run: ImageRun = { type: 'image', src: found.uri, width: round2(width), height: round2(height) };
+  const run: ImageRun = { type: 'image', src, width: round2(width), height: round2(height) };
   if (alt) run.alt = alt;
   return run;
 }
@@ -74,6 +90,7 @@ function reportPicture(ctx: PartContext, found: Exclude<ImageLookup, { uri: stri
   const warnings = ctx.doc.warnings;
   if (found.problem === 'unsupported') warnings.add('picture_format_unsupported', ctx.part, undefined, found.format);
   else if (found.problem === 'damaged') warnings.add('part_damaged', found.target, undefined, 'picture');
+  else if (found.problem === 'too_large') warnings.add('picture_too_large', found.target, undefined, found.format);
   else warnings.add('picture_missing', ctx.part);
 }
 
@@ -202,7 +219,7 @@ function groupScale(data: XElement | undefined, width: number | undefined, heigh
 /** A paragraph holding one image, in the document's default paragraph style. */
 function imageParagraph(ctx: PartContext, image: ImageRun, align?: 'left' | 'center' | 'right'): Paragraph {
   const base = ctx.doc.styles.paragraphStyle(undefined);
-  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined }, 11);
+  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined });
   if (align) style.align = align;
   return { type: 'paragraph', runs: [image], style };
 }

@@ -17,8 +17,8 @@ import type { DocContext } from './context.js';
 import { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
 import { Numbering } from './numbering.js';
 import { DocxPackage } from './package.js';
-import { gridLinePitch, mergeP, mergeR } from './props.js';
-import { runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { mergeP, mergeR } from './props.js';
+import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
 import { readTheme, themeColor } from './theme.js';
@@ -107,7 +107,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     sections,
     defaults: {
       run: toRunStyle(runDefaults, ''),
-      paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p), runSize(runDefaults)),
+      paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p)),
     },
   };
   if (background) model.background = background;
@@ -130,7 +130,6 @@ function readBody(doc: DocContext, main: string, displayBackground: boolean): {
   const body = child(root, 'w:body');
   if (!root || !body) throw new EngineError('invalid_template', 'The .docx main part has no document body.');
   const background = displayBackground ? pageColour(doc, main, child(root, 'w:background')) : undefined;
-  doc.linePitch = gridLinePitch(child(body, 'w:sectPr'));
   const items = createPartContext(doc, main).readBlocks(body);
   doc.pkg.forget(main);
   return { items, background };

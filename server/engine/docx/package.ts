@@ -5,6 +5,8 @@
  * followed: only its target string is kept, for hyperlinks.
  */
 import { EngineError } from '../errors.js';
+import { drawMetafile } from '../images/metafile.js';
+import { maxImagePixels } from '../images/pixel-limit.js';
 import { sniffImage, toDataUri } from '../images/sniff.js';
 import type { DocxLimits } from './limits.js';
 import { relTypeName } from './namespaces.js';
@@ -191,13 +193,15 @@ export class DocxPackage {
   /**
    * An embedded image as a data URI, or why it cannot be drawn: a format the renderer does not draw (EMF, WMF,
    * TIFF, SVG…, recognised by its bytes), a relationship pointing outside the package or to a missing part, or a
-   * damaged part.
+   * damaged part. EMF and WMF are drawn as PNG (images/metafile.ts), for `shown` (points) when it is given.
    */
-  image(part: string, relId: string): ImageLookup {
+  image(part: string, relId: string, shown?: { width: number; height: number }): ImageLookup {
     const rel = this.rels(part).get(relId);
     if (!rel) return { problem: 'missing', target: part };
     if (rel.external) return { problem: 'missing', target: rel.target };
-    const key = rel.target.toLowerCase();
+    // A metafile is rasterised for the size it is shown at (points), so that size is part of its key.
+    const size = shown && shown.width > 0 && shown.height > 0 ? { widthIn: shown.width / 72, heightIn: shown.height / 72 } : undefined;
+    const key = `${rel.target.toLowerCase()}\u0000${size ? `${Math.round(size.widthIn * 72)}x${Math.round(size.heightIn * 72)}` : ''}`;
     const cached = this.mediaCache.get(key);
     if (cached) return cached;
     let result: ImageLookup;
@@ -209,8 +213,18 @@ export class DocxPackage {
         // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
         const image = sniffImage(bytes);
         const format = image ? undefined : pictureFormat(bytes);
+        // EMF and WMF are drawn as PNG (images/metafile.ts) when they can be.
+        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels(), size) : null;
         // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
-        result = image ? { uri: toDataUri(bytes, image.mime) } : format ? { problem: 'unsupported', target: rel.target, format } : { problem: 'damaged', target: rel.target };
+        result = image
+          ? image.width * image.height > maxImagePixels()
+            ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
+            : { uri: toDataUri(bytes, image.mime) }
+          : metafile
+            ? { uri: toDataUri(metafile.png, 'image/png'), ...(metafile.damaged ? { damaged: rel.target } : {}) }
+            : format
+              ? { problem: 'unsupported', target: rel.target, format }
+              : { problem: 'damaged', target: rel.target };
       }
     } catch (err) {
       // A damaged picture is left out like any picture that cannot be drawn; the document still imports.
@@ -228,7 +242,8 @@ export class DocxPackage {
   }
 }
 
-export type ImageLookup = { uri: string } | { problem: 'missing' | 'damaged' | 'unsupported'; target: string; format?: string };
+/** A drawable image (`damaged`: the part drawn only in part, named for the warning), or why there is none. */
+export type ImageLookup = { uri: string; damaged?: string } | { problem: 'missing' | 'damaged' | 'unsupported' | 'too_large'; target: string; format?: string };
 
 function decodeURIComponentSafe(target: string): string {
   try {

@@ -8,8 +8,8 @@ import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, Te
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
-import { mergeP, mergeR, physicalSides, readPPr, readRPr, snapToLineGrid, type PProps, type RProps } from './props.js';
-import { CJK_TEXT, runSize, toParagraphStyle, toRunStyle } from './resolve.js';
+import { mergeP, mergeR, physicalSides, readPPr, readRPr, type PProps, type RProps } from './props.js';
+import { CJK_TEXT, toParagraphStyle, toRunStyle } from './resolve.js';
 import type { TableLayer } from './styles.js';
 import { child, childVal, descendants, textOf, type XElement, type XNode } from './xml.js';
 import { bulletText } from './numbering.js';
@@ -72,12 +72,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
 
   const outline = props.outlineLevel !== undefined && props.outlineLevel < 9 ? props.outlineLevel + 1 : undefined;
   const heading = outline ?? ps.headingFromName;
-  const firstSize = firstRunSize(builder.segments) ?? runSize(markR);
-  // The body's lines sit on the section's line grid (w:docGrid), headers and footers do not.
-  if (ctx.part === ctx.doc.pkg.mainPart && ctx.doc.linePitch !== undefined) {
-    props = snapToLineGrid(props, ctx.doc.linePitch, firstSize, builder.segments.some((seg) => seg.some((r) => r.type === 'text' && CJK_TEXT.test(r.text))));
-  }
-  const style = toParagraphStyle(props, firstSize, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
+  const style = toParagraphStyle(props, heading, styles.hasParagraphStyle(styleId) ? styleId : styles.defaultParagraphStyle);
 
   const items: Item[] = [];
   // A paragraph that only anchors floating content (an empty line holding a text box or a picture) is
@@ -114,11 +109,6 @@ function continuation(style: Paragraph['style']): Paragraph['style'] {
   const copy = { ...style };
   delete copy.pageBreakBefore;
   return copy;
-}
-
-function firstRunSize(segments: Inline[][]): number | undefined {
-  for (const seg of segments) for (const run of seg) if (run.type !== 'image' && run.style?.size) return run.style.size;
-  return undefined;
 }
 
 function styleKey(style: RunStyle | undefined): string {

@@ -68,10 +68,10 @@ export interface PProps {
   shading?: string | null;
   borders?: Borders;
   contextualSpacing?: boolean;
+  /** False: the paragraph's lines ignore the section's document grid. */
+  snapToGrid?: boolean;
   numId?: string;
   ilvl?: number;
-  /** w:snapToGrid: false takes the paragraph off the section's line grid. */
-  snapToGrid?: boolean;
 }
 
 const TOGGLES = ['bold', 'boldCs', 'italic', 'italicCs', 'strike', 'caps', 'smallCaps', 'vanish'] as const;
@@ -378,39 +378,6 @@ export function physicalSides(p: PProps): PProps {
   if (p.indentLeft !== undefined) out.indentRight = p.indentLeft;
   if (p.borders) out.borders = { ...p.borders, left: p.borders.right, right: p.borders.left };
   return out;
-}
-
-/**
- * The line pitch (points) of a section's document grid when lines snap to it (w:docGrid type lines,
- * linesAndChars or snapToChars, as East Asian templates set it); undefined for no grid.
- */
-export function gridLinePitch(sectPr: XElement | undefined): number | undefined {
-  const grid = child(sectPr, 'w:docGrid');
-  const type = grid?.attrs['w:type'];
-  if (type !== 'lines' && type !== 'linesAndChars' && type !== 'snapToChars') return undefined;
-  const pitch = twips(grid?.attrs['w:linePitch']);
-  return pitch !== undefined && pitch >= 1 && pitch <= 200 ? pitch : undefined;
-}
-
-/** A single line's height, as a multiple of the font size: a text face's ascent + descent (resolve.ts). */
-const SINGLE_LINE = 1.17;
-/** The same for the bundled East Asian face (Droid Sans Fallback: 1.043 + 0.266 em). */
-const EAST_ASIAN_LINE = 1.31;
-
-/**
- * A paragraph on the line grid: Word gives each line a whole number of grid pitches (one for text that fits,
- * two for a large heading), times its "multiple" spacing. Exact and at-least spacing stay as written.
- * `size` is the paragraph's text size in points; `eastAsian` says it holds ideographs or kana. The model states
- * an at-least spacing as a multiple of SINGLE_LINE × size, which the renderer applies to the faces' own line:
- * for East Asian text (a taller face) the points are scaled so that its lines come out one pitch, not 12 % more.
- */
-export function snapToLineGrid(p: PProps, pitch: number | undefined, size: number, eastAsian = false): PProps {
-  if (pitch === undefined || p.snapToGrid === false) return p;
-  if (p.lineRule !== undefined && p.lineRule !== 'auto') return p;
-  const multiple = p.lineRule === 'auto' && p.line !== undefined ? p.line / 240 : 1;
-  const single = eastAsian ? EAST_ASIAN_LINE : SINGLE_LINE;
-  const pitches = Math.max(1, Math.ceil((size * single) / pitch - 0.05));
-  return { ...p, lineRule: 'atLeast', line: (multiple * pitches * pitch * SINGLE_LINE) / single };
 }
 
 /** Layers paragraph properties; tab stops accumulate (a 'clear' stop removes the inherited one at its position). */

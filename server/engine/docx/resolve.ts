@@ -9,11 +9,6 @@ import { round2 } from './units.js';
 /** Word's own fallbacks when neither docDefaults nor a style say anything. */
 export const WORD_DEFAULT_FONT = 'Times New Roman';
 export const WORD_DEFAULT_SIZE = 10;
-/**
- * A "single" line is the font's ascent + descent, which for common text faces is about 1.15–1.2 times the
- * font size. Exact and at-least line spacing (given in points) become multiples of the font size with it.
- */
-const SINGLE_LINE = 1.17;
 /** Word's "auto" paragraph spacing (w:beforeAutospacing, HTML-style) is 14 pt. */
 const AUTO_SPACING = 14;
 
@@ -44,16 +39,11 @@ export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {
   return style;
 }
 
-/** Size in points of a run as toRunStyle would give it (used for line heights). */
-export function runSize(r: RProps): number {
-  return r.size ?? WORD_DEFAULT_SIZE;
-}
-
 /**
  * The paragraph style, complete (every spacing and indent value written, zero included), so the renderer
  * never has to combine it with anything.
  */
-export function toParagraphStyle(p: PProps, markSize: number, heading?: number, styleId?: string): ParagraphStyle {
+export function toParagraphStyle(p: PProps, heading?: number, styleId?: string): ParagraphStyle {
   const style: ParagraphStyle = {
     align: p.align ?? 'left',
     indentLeft: round2(p.indentLeft ?? 0),
@@ -61,8 +51,11 @@ export function toParagraphStyle(p: PProps, markSize: number, heading?: number, 
     indentFirstLine: round2(p.indentFirstLine ?? 0),
     spaceBefore: round2(p.beforeAuto ? AUTO_SPACING : (p.spaceBefore ?? 0)),
     spaceAfter: round2(p.afterAuto ? AUTO_SPACING : (p.spaceAfter ?? 0)),
-    lineHeight: lineHeight(p, markSize),
+    lineHeight: lineHeight(p),
   };
+  // Exact and at-least spacing are lengths, whatever the fonts of the line (not a multiple of the mark's size).
+  if (p.line !== undefined && p.line > 0 && p.lineRule === 'exact') style.lineExact = round2(p.line);
+  else if (p.line !== undefined && p.line > 0 && p.lineRule === 'atLeast') style.lineAtLeast = round2(p.line);
   if (heading !== undefined && heading >= 1 && heading <= 6) style.heading = heading as ParagraphStyle['heading'];
   if (p.keepNext) style.keepWithNext = true;
   if (p.pageBreakBefore) style.pageBreakBefore = true;
@@ -76,6 +69,7 @@ export function toParagraphStyle(p: PProps, markSize: number, heading?: number, 
   }
   if (p.shading) style.shading = p.shading;
   if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
+  if (p.snapToGrid === false) style.snapToGrid = false;
   if (p.borders) {
     const b: NonNullable<ParagraphStyle['borders']> = {};
     if (p.borders.top) b.top = p.borders.top;
@@ -87,9 +81,7 @@ export function toParagraphStyle(p: PProps, markSize: number, heading?: number, 
   return style;
 }
 
-function lineHeight(p: PProps, size: number): number {
-  if (p.line === undefined || p.lineRule === undefined) return 1;
-  if (p.lineRule === 'auto') return round2(Math.max(0.5, p.line / 240));
-  const multiple = p.line / (size * SINGLE_LINE);
-  return round2(p.lineRule === 'atLeast' ? Math.max(1, multiple) : Math.max(0.3, multiple));
+function lineHeight(p: PProps): number {
+  if (p.line === undefined || p.lineRule !== 'auto') return 1;
+  return round2(Math.max(0.5, p.line / 240));
 }

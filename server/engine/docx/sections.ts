@@ -21,7 +21,10 @@ export function pageSetup(sectPr: XElement | undefined): PageSetup {
   if (size?.attrs['w:orient'] === 'landscape' && width < height) [width, height] = [height, width];
   const m = (name: string, fallback: number): number => Math.abs(twips(mar?.attrs[name]) ?? fallback);
   const gutter = m('w:gutter', 0);
-  return {
+  const grid = child(sectPr, 'w:docGrid');
+  const gridType = grid?.attrs['w:type'];
+  const pitch = twips(grid?.attrs['w:linePitch']);
+  const setup: PageSetup = {
     width: round2(width),
     height: round2(height),
     margins: {
@@ -33,6 +36,11 @@ export function pageSetup(sectPr: XElement | undefined): PageSetup {
     headerDistance: round2(m('w:header', 36)),
     footerDistance: round2(m('w:footer', 36)),
   };
+  // Only a grid of lines snaps lines ('default' has none); a pitch below 1 pt is no grid.
+  if ((gridType === 'lines' || gridType === 'linesAndChars' || gridType === 'snapToChars') && pitch !== undefined && pitch >= 1 && pitch <= 720) {
+    setup.linePitch = round2(pitch);
+  }
+  return setup;
 }
 
 /** How a section starts: a continuous section flows on the same page as the one before it. */

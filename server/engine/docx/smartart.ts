@@ -73,7 +73,7 @@ function dataPointParagraphs(ctx: PartContext, dataModel: XElement | undefined):
       const text = descendants(p, 'a:t').map((t) => textOf(t)).join('');
       if (text.trim() === '') continue;
       const style = toRunStyle(r, text);
-      out.push({ type: 'paragraph', runs: [{ type: 'text', text, style }], style: toParagraphStyle({ ...styles.docP, ...base.p }, style.size ?? 11) });
+      out.push({ type: 'paragraph', runs: [{ type: 'text', text, style }], style: toParagraphStyle({ ...styles.docP, ...base.p }) });
     }
   }
   return out;
@@ -213,7 +213,7 @@ function layoutTable(shapes: ArtShape[], frameWidth?: number, frameHeight?: numb
 }
 
 function labelParagraph(label: Label, shape: ArtShape): Paragraph {
-  const style = toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }, label.style.size ?? 11);
+  const style = toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 });
   style.align = label.align;
   style.indentLeft = round2(shape.insetLeft);
   style.indentRight = round2(shape.insetRight);

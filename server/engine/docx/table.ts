@@ -101,6 +101,11 @@ function sameLine(a: BorderLine | null, b: BorderLine | null): boolean {
 /** Tables being read around the current one (a nested table's indent is measured differently). */
 let nesting = 0;
 
+/** An on/off element of w:trPr: present and not switched off by its w:val. */
+function isOn(el: XElement | undefined): boolean {
+  return el !== undefined && onOff(el.attrs['w:val']);
+}
+
 export function readTable(ctx: PartContext, tbl: XElement): Table {
   nesting++;
   try {
@@ -125,7 +130,7 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   const rowEls = unwrap(ctx, tbl, 'w:tr');
   const nRows = rowEls.length;
   let headerRows = 0;
-  while (headerRows < nRows && child(child(rowEls[headerRows], 'w:trPr'), 'w:tblHeader')) headerRows++;
+  while (headerRows < nRows && isOn(child(child(rowEls[headerRows], 'w:trPr'), 'w:tblHeader'))) headerRows++;
 
   // First pass: grid positions, so conditional formatting knows first/last columns.
   const layout = rowEls.map((tr) => {
@@ -206,8 +211,13 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     if (r < headerRows) tableRow.header = true;
     const height = child(row.trPr, 'w:trHeight');
     const h = twips(height?.attrs['w:val']);
-    if (h && h > 0) tableRow.height = round2(h);
-    if (child(row.trPr, 'w:cantSplit')) tableRow.cantSplit = true;
+    // hRule: atLeast when absent with a value (ECMA-376 17.4.81), auto = no minimum, exact = that height whatever it holds.
+    const rule = height?.attrs['w:hRule'];
+    if (h && h > 0 && rule !== 'auto') {
+      tableRow.height = round2(h);
+      if (rule === 'exact') tableRow.heightRule = 'exact';
+    }
+    if (isOn(child(row.trPr, 'w:cantSplit'))) tableRow.cantSplit = true;
     rows.push(tableRow);
   });
 

@@ -9,13 +9,20 @@ import type { WarningCode } from '../../errors/catalogue.js';
 import type { ImportWarning } from '../model/types.js';
 import type { XElement } from './xml.js';
 
+/** The detail of a part_damaged warning for a metafile whose records stop early (drawn as far as they go). */
+export const PARTLY_DRAWN = 'picture drawn in part';
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** The message of an aggregated warning, from its count and the details seen (formats, part kinds…). */
 const MESSAGES: Record<Exclude<WarningCode, 'macros_removed' | 'no_tags_found'>, (n: number, details: string[], element?: string) => string> = {
   picture_format_unsupported: (n, d) => `${plural(n, `${d.join('/') || 'unsupported'} picture`)} not drawn (the format cannot be drawn)`,
+  picture_too_large: (n, d) => `${plural(n, `${d.join('/') || ''} picture`.trim())} over the pixel limit drawn as a grey box of the same size`,
   picture_missing: (n) => `${plural(n, 'picture')} not drawn (linked from outside the file, or its file is missing)`,
-  part_damaged: (n, d) => `damaged ${d.join('/') || 'part'} left out${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`,
+  part_damaged: (n, d) =>
+    d.length === 1 && d[0] === PARTLY_DRAWN
+      ? `damaged picture drawn as far as it could be read${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`
+      : `damaged ${d.join('/') || 'part'} left out${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`,
   chart_not_drawn: (n) => `${plural(n, 'chart')} not drawn`,
   math_as_text: (n) => `${plural(n, 'equation')} drawn as plain text`,
   notes_not_drawn: (n, _d, element) => `${plural(n, element === 'w:endnoteReference' ? 'endnote' : 'footnote')} not drawn (only the reference mark's place stays)`,

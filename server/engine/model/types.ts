@@ -54,6 +54,14 @@ export interface ParagraphStyle {
   spaceAfter?: number;
   /** Line height as a multiple of the font size (1 = single). */
   lineHeight?: number;
+  /**
+   * Word's exact and at-least line spacing, in points (w:spacing/@w:lineRule exact | atLeast): every line of
+   * the paragraph is exactly that tall, or at least that tall. Either one replaces lineHeight.
+   */
+  lineExact?: number;
+  lineAtLeast?: number;
+  /** false: the lines ignore the section's document grid (PageSetup.linePitch). */
+  snapToGrid?: boolean;
   /** Outline level of a heading (1 = top); used for bookmarks. */
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;
@@ -151,8 +159,11 @@ export interface TableRow {
   cells: TableCell[];
   /** Header rows repeat at the top of every page the table continues on. */
   header?: boolean;
-  /** Minimum height in points. */
+  /** Minimum height in points (the height itself with heightRule 'exact'). */
   height?: number;
+  /** 'exact': the row is `height` tall whatever it holds (what does not fit is not shown); default: at least. */
+  heightRule?: 'atLeast' | 'exact';
+  /** The row moves to the next page whole instead of splitting at a page's foot. */
   cantSplit?: boolean;
 }
 
@@ -200,6 +211,11 @@ export interface PageSetup {
   /** Distance from the page edge to the header / footer. */
   headerDistance?: number;
   footerDistance?: number;
+  /**
+   * Document grid line pitch in points (Word's w:docGrid of type lines, common in East Asian documents): each
+   * line of the body takes a whole number of pitches.
+   */
+  linePitch?: number;
 }
 
 export interface HeaderFooterSet {

@@ -10,7 +10,7 @@
 import { imageSize } from 'image-size';
 import { EngineError } from '../errors.js';
 import { decodeGifFirstFrame } from '../images/gif.js';
-import { checkPixelLimit } from '../images/pixel-limit.js';
+import { checkPixelLimit, maxImagePixels } from '../images/pixel-limit.js';
 import { encodePng } from '../images/png-encode.js';
 import type { RgbaImage } from '../images/rgba.js';
 import { decodeWebp } from '../images/webp.js';
@@ -30,17 +30,12 @@ export interface PreparedImage {
   orientation?: number;
 }
 
-/** The default of limits.imagePixels (CONTRACT §8): 40 megapixels. */
-export const DEFAULT_MAX_IMAGE_PIXELS = 40_000_000;
-let maxPixels = DEFAULT_MAX_IMAGE_PIXELS;
-
 /**
- * Sets the most pixels an image may have (the service's limits.imagePixels). The binder checks tagged images with
- * the same limit; this also covers images a template carries itself (a logo inside a .docx).
+ * The most pixels an image may have (the service's limits.imagePixels), kept in images/pixel-limit.ts. The binder
+ * checks tagged images with the same limit; this also covers images a template carries itself (a logo inside a
+ * .docx, which the importer already replaces by a placeholder when it is over the limit).
  */
-export function setMaxImagePixels(pixels: number): void {
-  if (Number.isFinite(pixels) && pixels > 0) maxPixels = Math.floor(pixels);
-}
+export { DEFAULT_MAX_IMAGE_PIXELS, setMaxImagePixels } from '../images/pixel-limit.js';
 
 const MAX_CACHED_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, PreparedImage>();
@@ -113,14 +108,14 @@ export function prepareImage(src: string): PreparedImage {
 }
 
 function checkPixels(format: ImageFormat, width: number, height: number): void {
-  checkPixelLimit(format, width, height, maxPixels);
+  checkPixelLimit(format, width, height, maxImagePixels());
 }
 
 /** GIF and WebP → PNG with alpha (each decoder checks its frames' sizes first); other formats keep their bytes. */
 function convert(format: ImageFormat, data: Uint8Array, width: number, height: number): PreparedImage {
   let rgba: RgbaImage | null = null;
-  if (format === 'GIF') rgba = decodeGifFirstFrame(data, maxPixels);
-  else if (format === 'WEBP') rgba = decodeWebp(data, maxPixels);
+  if (format === 'GIF') rgba = decodeGifFirstFrame(data, maxImagePixels());
+  else if (format === 'WEBP') rgba = decodeWebp(data, maxImagePixels());
   if (rgba) return { key: `img${nextKey++}`, format: 'PNG', data: encodePng(rgba), pixelWidth: rgba.width, pixelHeight: rgba.height };
   return { key: `img${nextKey++}`, format, data, pixelWidth: width, pixelHeight: height };
 }

@@ -11,7 +11,7 @@ import { idParam, queryString, sendFile } from '../params.js';
 import { documentListJson, documentSingleJson } from '../serialize.js';
 import type { Profile } from '../../services/profile.js';
 
-const FILTERS = ['template_id', 'status', 'test', 'expired'] as const;
+const FILTERS = ['template_id', 'status', 'test', 'expired', 'batch_id'] as const;
 
 function flag01(v: Violations, name: string, value: string): 0 | 1 | undefined {
   if (value === '0' || value === '1') return Number(value) as 0 | 1;
@@ -30,6 +30,9 @@ function listFilter(s: Services, req: Request): { filter: DocumentFilter; carrie
     if (name === 'template_id') {
       // The integer id documents carry, or a template uuid; an unknown one matches nothing.
       filter.template_id = /^\d{1,15}$/.test(value) ? Number(value) : (s.templates.find(value)?.id ?? -1);
+    } else if (name === 'batch_id') {
+      // An id that is not one matches nothing (like an unknown template id).
+      filter.batch_id = /^\d{1,15}$/.test(value) ? Number(value) : -1;
     } else if (name === 'status') {
       if ((STATUSES as readonly string[]).includes(value)) filter.status = value as DocumentFilter['status'];
       else v.add('status', `The selected status is invalid (one of: ${STATUSES.join(', ')}).`);

@@ -67,6 +67,8 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
         data_depth: c.limits.dataDepth,
         render_ms: c.limits.renderMs,
         pages_per_document: c.limits.pagesPerDocument,
+        batch_rows: c.limits.batchRows,
+        batch_bytes: c.limits.batchBytes,
       },
     });
   });

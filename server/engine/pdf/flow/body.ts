@@ -1,78 +1,49 @@
 /**
- * The body flow: places laid-out blocks on pages, top to bottom, starting new pages when the content box is
- * full, for page breaks and for pageBreakBefore; keeps a heading with what follows (keepWithNext), avoids a
- * lone first or last line of a paragraph at a page edge, and records headings for the outline.
+ * The body flow: places laid-out blocks on pages (as boxes, flow/boxes.ts), top to bottom, starting new pages
+ * when the content box is full, for page breaks and for pageBreakBefore; keeps a heading with what follows
+ * (keepWithNext), avoids a lone first or last line of a paragraph at a page edge, and records headings for the
+ * outline.
  */
-import type { jsPDF } from 'jspdf';
-import type { FieldValues, Painter } from '../draw/painter.js';
-import type { FieldItem, LaidBlock, LaidParagraph, Line } from '../layout/items.js';
+import type { Emitter, FieldValues } from './emit.js';
+import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
 import { paragraphHeight } from '../layout/blocks.js';
 import type { PageGeometry } from './section.js';
-import { drawBodyTable } from './table.js';
+import type { PageSequence } from './pages.js';
+import { flowBodyTable } from './table.js';
 import type { RenderBudget } from '../budget.js';
 
-export interface DeferredField {
-  page: number;
-  item: FieldItem;
-  x: number;
-  baseline: number;
-}
-
-/** Bookmarks: headings nest under the closest previous heading of a higher level. */
-export class Outline {
-  private readonly stack: Array<{ level: number; node: unknown }> = [];
-
-  constructor(private readonly doc: jsPDF) {}
-
-  add(level: number, title: string, page: number): void {
-    while (this.stack.length > 0 && this.stack[this.stack.length - 1].level >= level) this.stack.pop();
-    const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1].node : null;
-    // jsPDF's outline API is untyped beyond `add(parent, title, options)`; parent is its own node object.
-    const outline = (this.doc as unknown as { outline: { add(parent: unknown, title: string, options: { pageNumber: number }): unknown } }).outline;
-    const node = outline.add(parent, title.slice(0, 250), { pageNumber: page });
-    this.stack.push({ level, node });
-  }
-}
-
 export class BodyFlow {
-  page: number;
   private y: number;
-  /** Nothing drawn yet in the content box of this page. */
+  /** Nothing placed yet in the content box of this page. */
   private atTop = true;
   /** This page was started because the previous one was full (space before is dropped at its top). */
   private overflowPage = false;
 
+  /** Starts the section on a new page. */
   constructor(
-    private readonly painter: Painter,
+    private readonly emitter: Emitter,
+    private readonly pages: PageSequence,
     private readonly geo: PageGeometry,
-    private readonly outline: Outline,
-    private readonly deferred: DeferredField[],
-    /** The render's limits: pages are counted as they are added, time checked per block and page. */
+    /** The render's limits: time checked per block and table row. */
     private readonly budget?: RenderBudget,
   ) {
-    this.page = painter.doc.getNumberOfPages();
     this.y = geo.top;
+    this.newPage();
+  }
+
+  get page(): number {
+    return this.pages.number;
   }
 
   newPage(overflow = false): void {
-    const { width, height } = this.geo;
-    this.painter.doc.addPage([width, height], width > height ? 'l' : 'p');
-    this.painter.invalidate();
-    this.page = this.painter.doc.getNumberOfPages();
-    this.budget?.pages(this.page);
+    this.pages.start(this.geo.width, this.geo.height);
     this.y = this.geo.top;
     this.atTop = true;
     this.overflowPage = overflow;
   }
 
   fields(): FieldValues {
-    // From the document: autotable adds pages behind the flow's back while a table is drawn.
-    const page = this.painter.doc.getCurrentPageInfo().pageNumber;
-    return {
-      page,
-      pages: null,
-      defer: (item, x, baseline) => this.deferred.push({ page, item, x, baseline }),
-    };
+    return { page: this.pages.number, pages: null };
   }
 
   /**
@@ -91,11 +62,9 @@ export class BodyFlow {
       this.budget?.tick();
       if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
       else {
-        const frame = { left: this.geo.left, pageWidth: this.geo.width, pageHeight: this.geo.height, top: this.geo.top, bottom: this.geo.bottom };
-        this.y = drawBodyTable(this.painter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
-          // autotable adds its own pages: counted at every cell it draws.
-          () => this.budget?.pages(this.painter.doc.getNumberOfPages()));
-        this.page = this.painter.doc.getCurrentPageInfo().pageNumber;
+        const frame = { left: this.geo.left, top: this.geo.top, bottom: this.geo.bottom };
+        this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
+          () => this.budget?.tick());
         this.atTop = false;
       }
     });
@@ -148,11 +117,11 @@ export class BodyFlow {
       }
       const chunk = lines.slice(i, i + n);
       const height = chunk.reduce((a, l) => a + l.height, 0);
-      if (p.shading || p.borders) this.painter.paragraphBox(p, this.geo.left, this.y, height, i === 0, i + n === lines.length);
-      if (first && p.heading) this.outline.add(p.heading.level, p.heading.title, this.page);
+      if (p.shading || p.borders) this.emitter.paragraphBox(p, this.geo.left, this.y, height, i === 0, i + n === lines.length);
+      if (first && p.heading) this.pages.current.bookmarks.push({ level: p.heading.level, title: p.heading.title });
       const fields = this.fields();
       for (const line of chunk) {
-        this.painter.line(line, this.geo.left, this.y, fields);
+        this.emitter.line(line, this.geo.left, this.y, fields);
         this.y += line.height;
       }
       this.atTop = false;

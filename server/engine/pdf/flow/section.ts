@@ -67,8 +67,9 @@ export function variantFor(section: Section, indexInSection: number, pageNumber:
 /** Pushes the content box in where the tallest header/footer of the section reaches past its margin. */
 export function withHeaderFooter(geo: PageGeometry, headerHeight: number, footerHeight: number): PageGeometry {
   const maxShare = (geo.bottom - geo.top) / 2;
-  const top = Math.max(geo.top, Math.min(geo.headerDistance + headerHeight, geo.top + maxShare));
-  const bottom = Math.min(geo.bottom, Math.max(geo.height - geo.footerDistance - footerHeight, geo.bottom - maxShare));
+  // A section without a header (or footer) keeps its margin, even one smaller than the header distance.
+  const top = headerHeight > 0 ? Math.max(geo.top, Math.min(geo.headerDistance + headerHeight, geo.top + maxShare)) : geo.top;
+  const bottom = footerHeight > 0 ? Math.min(geo.bottom, Math.max(geo.height - geo.footerDistance - footerHeight, geo.bottom - maxShare)) : geo.bottom;
   return { ...geo, top, bottom: Math.max(bottom, top + MIN_CONTENT) };
 }
 

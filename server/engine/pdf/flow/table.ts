@@ -1,88 +1,63 @@
 /**
- * Body tables through jspdf-autotable: it places rows on pages, repeats header rows on every page the table
- * continues on and handles column/row spans; every cell is drawn by us (didDrawCell) from its laid-out
- * content, so cells hold rich text, lists, images and nested tables. Rows are kept whole ('avoid'); a row
- * taller than a page is cut between lines into several rows first.
+ * Body tables on pages: rows are placed top to bottom, header rows (w:tblHeader) repeat at the top of every page
+ * the table continues on. A row that does not fit splits between lines at the page's foot, as in Word, unless it
+ * may not split (w:cantSplit) or spanning cells tie it to the rows below: then it moves to the next page whole
+ * (a row that cannot split and is taller than a page splits all the same). Every cell becomes boxes through the
+ * Emitter; borders come last on each page, so that a neighbour's shading never covers half of a border.
  */
-import { autoTable, type CellDef, type CellHookData, type CellInput, type RowInput } from 'jspdf-autotable';
-import type { Painter, FieldValues } from '../draw/painter.js';
+import type { Emitter, FieldValues } from './emit.js';
 import type { Borders, LaidCell, LaidRow, LaidTable } from '../layout/items.js';
-import { splitBlocks } from './split.js';
 import { blockHeight } from '../layout/blocks.js';
+import { splitAt } from '../layout/cut.js';
 
 export interface TableFrame {
-  /** Left edge of the content box, and the page's width. */
+  /** Left edge of the content box. */
   left: number;
-  pageWidth: number;
-  pageHeight: number;
   /** Top and bottom of the content box on every page of the section. */
   top: number;
   bottom: number;
 }
-
-type CellWithLayout = CellDef & { laid: LaidCell };
 
 interface RowPlan {
   row: LaidRow;
   height: number;
 }
 
-/** Rows taller than `limit` become several rows, each cell's content cut between lines. */
-function splitTallRows(t: LaidTable, limit: number): RowPlan[] {
-  const plans: RowPlan[] = [];
-  t.rows.forEach((row, r) => {
-    const height = t.heights[r];
-    const spans = row.cells.some((c) => c.rowSpan > 1);
-    if (height <= limit || row.cells.length === 0) {
-      plans.push({ row, height });
-      return;
-    }
-    if (spans) {
-      // Layout keeps spans under half a page; should one still be too tall, its content is clipped.
-      plans.push({ row, height: limit });
-      return;
-    }
-    const pad = row.cells[0].padding;
-    const inner = Math.max(limit - pad.top - pad.bottom, 12);
-    const pieces = row.cells.map((c) => splitBlocks(c.blocks, inner));
-    const count = Math.max(...pieces.map((p) => p.length));
-    for (let i = 0; i < count; i++) {
-      const cells = row.cells.map((c, k) => {
-        const blocks = pieces[k][i] ?? [];
-        const contentHeight = blocks.reduce((a, b) => a + blockHeight(b), 0);
-        // Inner cuts draw no horizontal border: the pieces read as one tall row.
-        const borders: Borders = {
-          ...c.borders,
-          top: i === 0 ? c.borders.top : undefined,
-          bottom: i === count - 1 ? c.borders.bottom : undefined,
-        };
-        return { ...c, blocks, contentHeight, borders, vAlign: 'top' as const };
-      });
-      const h = Math.max(...cells.map((c) => c.contentHeight + pad.top + pad.bottom));
-      plans.push({ row: { ...row, cells, header: false }, height: Math.min(Math.max(h, 1), limit) });
-    }
-  });
-  return plans;
+const EPS = 0.01;
+
+/** A row whose cells span no other rows (only such rows split). */
+function free(plan: RowPlan): boolean {
+  return plan.row.cells.every((c) => c.rowSpan <= 1);
 }
 
-function rowInput(plan: RowPlan): RowInput {
-  return plan.row.cells.map((laid): CellInput => {
-    const cell: CellWithLayout = {
-      content: '',
-      colSpan: laid.colSpan,
-      rowSpan: laid.rowSpan,
-      // Spanning cells take the height of their rows (grown during layout when their content needs it).
-      styles: { minCellHeight: laid.rowSpan > 1 ? 0 : plan.height, cellPadding: 0 },
-      laid,
-    };
-    return cell as CellInput;
+/**
+ * Cuts a row so that its first part is at most `room` points tall: the part that fits and the rest (without the
+ * horizontal border at the cut), or null when not one line of any cell fits.
+ */
+function cutRow(plan: RowPlan, room: number): { head: RowPlan; tail: RowPlan } | null {
+  const cells = plan.row.cells;
+  const cuts = cells.map((c) => splitAt(c.blocks, room - c.padding.top - c.padding.bottom));
+  if (!cuts.some((cut) => cut.head.length > 0)) return null;
+  const piece = (c: LaidCell, blocks: LaidCell['blocks'], contentHeight: number, borders: Borders): LaidCell =>
+    ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
+  const headCells = cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
+  const tailCells = cells.map((c, k) => {
+    const tail = cuts[k].tail;
+    return piece(c, tail, tail.reduce((a, b) => a + blockHeight(b), 0), { ...c.borders, top: undefined });
   });
+  const height = (list: LaidCell[]): number => Math.max(1, ...list.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
+  const headHeight = Math.min(room, height(headCells));
+  // The rest keeps what is left of a minimum height.
+  const tailHeight = Math.max(height(tailCells), plan.height - headHeight);
+  return {
+    head: { row: { ...plan.row, cells: headCells, header: false }, height: headHeight },
+    tail: { row: { ...plan.row, cells: tailCells, header: false }, height: tailHeight },
+  };
 }
 
-/** Draws a body table from y on the current page; returns the y below it (on the page it ended on). */
-export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
+/** Places a body table from y on the current page; returns the y below it (on the page it ended on). */
+export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
   newPage: () => void, fields: () => FieldValues, check?: () => void): number {
-  const doc = painter.doc;
   const pageContent = frame.bottom - frame.top;
 
   // Leading header rows repeat on every page, unless they would eat most of it.
@@ -93,58 +68,100 @@ export function drawBodyTable(painter: Painter, t: LaidTable, frame: TableFrame,
     headCount = 0;
     headHeight = 0;
   }
-  const head = splitTallRows({ ...t, rows: t.rows.slice(0, headCount), heights: t.heights.slice(0, headCount) }, Infinity);
-  const body = splitTallRows({ ...t, rows: t.rows.slice(headCount), heights: t.heights.slice(headCount) }, pageContent - headHeight - 1);
+  const plans = (from: number, to: number, limit: number): RowPlan[] => t.rows.slice(from, to).map((row, i) => ({
+    row,
+    // Spans are kept under half a page by layout; should one still be taller than a page, it is clipped.
+    height: row.cells.some((c) => c.rowSpan > 1) ? Math.min(t.heights[from + i], limit) : t.heights[from + i],
+  }));
+  const head = plans(0, headCount, Infinity);
+  const body = plans(headCount, t.rows.length, pageContent - headHeight - 1);
   if (body.length === 0 && head.length === 0) return y;
+  const maxRow = pageContent - headHeight;
+  const splits = (plan: RowPlan, need: number): boolean => free(plan) && (!plan.row.cantSplit || need > maxRow + EPS);
 
-  // Start on a new page when not even the header and the first row fit here.
-  const firstRow = body[0]?.height ?? 0;
-  if (!atTop && y + headHeight + firstRow > frame.bottom) {
+  const colX: number[] = [];
+  let acc = frame.left + t.x;
+  for (const w of t.columns) {
+    colX.push(acc);
+    acc += w;
+  }
+  colX.push(acc);
+  const pendingBorders: Array<{ b: Borders; x: number; y: number; w: number; h: number }> = [];
+  const flushBorders = (): void => {
+    for (const p of pendingBorders) emitter.borders(p.b, p.x, p.y, p.w, p.h);
+    pendingBorders.length = 0;
+  };
+
+  /** Height a row's cells reach down to: its own, or that of the rows its spanning cells cover. */
+  const reach = (plans: RowPlan[], i: number): number => {
+    let h = plans[i].height;
+    for (const c of plans[i].row.cells) {
+      if (c.rowSpan <= 1) continue;
+      let sum = 0;
+      for (let k = i; k < Math.min(plans.length, i + c.rowSpan); k++) sum += plans[k].height;
+      h = Math.max(h, sum);
+    }
+    return h;
+  };
+
+  const place = (plans: RowPlan[], i: number): void => {
+    check?.();
+    const plan = plans[i];
+    const f = fields();
+    for (const cell of plan.row.cells) {
+      const x = colX[cell.col];
+      const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - x;
+      let h = plan.height;
+      for (let k = i + 1; k < Math.min(plans.length, i + cell.rowSpan); k++) h += plans[k].height;
+      if (cell.fill) emitter.fillRect(x, y, w, h, cell.fill);
+      emitter.cellContent(cell, x, y, h, f);
+      pendingBorders.push({ b: cell.borders, x, y, w, h });
+    }
+    y += plan.height;
+  };
+
+  // Start on a new page when not even the header and the first row (or its first lines) fit here.
+  if (!atTop && body.length > 0) {
+    const room = frame.bottom - y - headHeight;
+    const need = reach(body, 0);
+    if (need > room + EPS && !(splits(body[0], need) && cutRow(body[0], room) !== null)) {
+      newPage();
+      y = frame.top;
+    }
+  } else if (!atTop && y + headHeight > frame.bottom + EPS) {
     newPage();
     y = frame.top;
   }
 
-  const pendingBorders: Array<{ b: Borders; x: number; y: number; w: number; h: number }> = [];
-  const columnStyles: Record<string, { cellWidth: number }> = {};
-  t.columns.forEach((w, i) => (columnStyles[i] = { cellWidth: w }));
-  const left = frame.left + t.x;
-
-  autoTable(doc, {
-    theme: 'plain',
-    startY: y,
-    margin: { top: frame.top, bottom: frame.pageHeight - frame.bottom, left, right: Math.max(0, frame.pageWidth - left - t.width) },
-    tableWidth: t.width,
-    pageBreak: 'auto',
-    rowPageBreak: 'avoid',
-    showHead: 'everyPage',
-    showFoot: 'never',
-    tableLineWidth: 0,
-    // No fontStyle: with one, autotable lists every font of the document for every cell it styles.
-    styles: { cellPadding: 0, lineWidth: 0, fontSize: 1, overflow: 'visible', minCellHeight: 0, fillColor: false, fontStyle: undefined, font: undefined },
-    columnStyles,
-    head: head.map(rowInput),
-    body: body.map(rowInput),
-    // The whole cell is drawn here and autotable's own drawing skipped (returning false): it would only add
-    // an empty text operation per cell.
-    willDrawCell: (data: CellHookData) => {
-      check?.();
-      const laid = (data.cell.raw as Partial<CellWithLayout> | null)?.laid;
-      if (!laid) return false;
-      painter.invalidate();
-      const { x, y: cy, width, height } = data.cell;
-      if (laid.fill) painter.fillRect(x, cy, width, height, laid.fill);
-      painter.cellContent(laid, x, cy, height, fields());
-      pendingBorders.push({ b: laid.borders, x, y: cy, w: width, h: height });
-      return false;
-    },
-    // Borders last, once per page: a neighbour's shading must not paint over half of a border.
-    didDrawPage: () => {
-      for (const p of pendingBorders) painter.borders(p.b, p.x, p.y, p.w, p.h);
-      pendingBorders.length = 0;
-      painter.invalidate();
-    },
-  });
-  painter.invalidate();
-  const last = (doc as unknown as { lastAutoTable?: { finalY?: number } }).lastAutoTable;
-  return last?.finalY ?? y;
+  for (let i = 0; i < head.length; i++) place(head, i);
+  /** Nothing of the body placed on this page yet (a row that does not fit here fits nowhere). */
+  let fresh = atTop || y <= frame.top + headHeight + EPS;
+  const nextPage = (): void => {
+    flushBorders();
+    newPage();
+    y = frame.top;
+    for (let k = 0; k < head.length; k++) place(head, k);
+    fresh = true;
+  };
+  for (let i = 0; i < body.length; i++) {
+    for (;;) {
+      const need = reach(body, i);
+      if (y + need <= frame.bottom + EPS) break;
+      const room = frame.bottom - y;
+      const cut = splits(body[i], need) ? cutRow(body[i], room) : null;
+      if (cut) {
+        // The part that fits here, the rest on the next page below the repeated header.
+        place([cut.head], 0);
+        body[i] = cut.tail;
+        nextPage();
+        continue;
+      }
+      if (fresh) break; // taller than a page and cannot be cut: placed anyway, clipped by the page's edge
+      nextPage();
+    }
+    place(body, i);
+    fresh = false;
+  }
+  flushBorders();
+  return y;
 }

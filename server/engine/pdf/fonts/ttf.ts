@@ -9,7 +9,8 @@ export interface TtfMetrics {
   /**
    * Ascent and descent (positive, below the baseline) as fractions of the em, chosen so that their sum is the
    * font's single line spacing the way Word computes it: the larger of the Windows metrics (usWinAscent +
-   * usWinDescent) and the hhea ones (ascender + descender + lineGap). Arial/Liberation Sans: 1.15; Calibri: 1.22.
+   * usWinDescent) and the hhea ones (ascender + descender + lineGap), or the typographic ones when the font asks
+   * for them (USE_TYPO_METRICS). Arial/Liberation Sans: 1.15; Calibri: 1.22; Caladea: 1.15.
    */
   ascent: number;
   descent: number;
@@ -126,8 +127,19 @@ export function readTtfMetrics(bytes: Uint8Array): TtfMetrics {
     winAscent = view.getUint16(os2.offset + 74);
     winDescent = view.getUint16(os2.offset + 76);
   }
-  const total = Math.max(winAscent + winDescent, hheaAscent + hheaDescent + Math.max(0, lineGap));
-  const ascent = Math.max(winAscent, hheaAscent);
+  let total = Math.max(winAscent + winDescent, hheaAscent + hheaDescent + Math.max(0, lineGap));
+  let ascent = Math.max(winAscent, hheaAscent);
+  // fsSelection bit 7 (USE_TYPO_METRICS): the font says its typographic metrics are the line spacing. Caladea,
+  // Cambria's stand-in, sets it: its Windows metrics (1.30 em) are far taller than Cambria's line (1.17 em), its
+  // typographic ones (1.15 em) are what LibreOffice uses.
+  if (os2 && os2.length >= 78 && (view.getUint16(os2.offset + 62) & 0x80) !== 0) {
+    const typoAscent = view.getInt16(os2.offset + 68);
+    const typoTotal = typoAscent - view.getInt16(os2.offset + 70) + Math.max(0, view.getInt16(os2.offset + 72));
+    if (typoAscent > 0 && typoTotal > 0) {
+      total = typoTotal;
+      ascent = typoAscent;
+    }
+  }
   const advances = new Float32Array(numGlyphs);
   let last = 0;
   for (let g = 0; g < numGlyphs; g++) {

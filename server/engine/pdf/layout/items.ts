@@ -116,6 +116,8 @@ export interface LaidRow {
   cells: LaidCell[];
   header: boolean;
   minHeight: number;
+  /** The row is minHeight tall whatever its cells hold (w:hRule="exact"; cut content is not shown). */
+  exact: boolean;
   cantSplit: boolean;
 }
 

@@ -50,6 +50,8 @@ export interface LayoutContext {
   minWidth?: { value: number };
   /** The model's locale: all-capitals and small-capitals text is upper-cased by its rules. */
   locale?: string;
+  /** The section's document grid (points): lines of auto spacing take whole multiples of it. */
+  linePitch?: number;
 }
 
 /** Word's default tab stops: every half inch. */
@@ -229,6 +231,11 @@ interface ParaGeometry {
   /** The farthest explicit tab stop honoured (from the start edge): the page's edge, or the box's in cells. */
   tabLimit: number;
   lineSpacing: number;
+  /** Word's exact / at-least line height in points (0: none). */
+  lineExact: number;
+  lineAtLeast: number;
+  /** Document grid pitch (0: none). */
+  pitch: number;
 }
 
 function segToItem(seg: Seg, x: number): Item {
@@ -470,7 +477,8 @@ class LineBreaker {
 
 // ───────────────────────────── finishing a line ─────────────────────────────
 
-function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: number): { baseline: number; height: number } {
+function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry): { baseline: number; height: number } {
+  const spacing = geo.lineSpacing;
   let asc = 0;
   let desc = 0;
   let textAsc = 0;
@@ -485,6 +493,7 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: numbe
     textAsc = Math.max(textAsc, a, it.fmt.rise + it.face.ascent * it.fmt.drawSize);
     textDesc = Math.max(textDesc, d, -it.fmt.rise + it.face.descent * it.fmt.drawSize);
   }
+  const pictureAsc = asc;
   if (textAsc === 0 && textDesc === 0 && asc === 0) {
     textAsc = markFace.ascent * markFmt.size;
     textDesc = markFace.descent * markFmt.size;
@@ -492,10 +501,27 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, spacing: numbe
   asc = Math.max(asc, textAsc);
   desc = Math.max(desc, textDesc);
   // Extra spacing of "multiple" line spacing goes above the text, as in Word.
+  if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
+    // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
+    // least it; the room above the text grows or shrinks, the descent stays at the bottom.
+    const height = geo.lineExact > 0 ? geo.lineExact : Math.max(geo.lineAtLeast, snap(asc + desc, geo.pitch));
+    return { baseline: Math.max(height - desc, Math.min(asc, height) * 0.5), height };
+  }
   const extra = (spacing - 1) * (textAsc + textDesc);
-  const height = Math.max(1, asc + desc + extra);
+  const natural = Math.max(1, asc + desc + extra);
   const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
-  return { baseline, height };
+  // On a document grid a line (its multiple spacing included) takes whole pitches: text sits at their foot (the
+  // room goes above it, as extra line spacing does), a picture in their middle (as LibreOffice draws both).
+  if (geo.pitch > 0) {
+    const height = snap(natural, geo.pitch);
+    return { baseline: baseline + (height - natural) * (pictureAsc > textAsc ? 0.5 : 1), height };
+  }
+  return { baseline, height: natural };
+}
+
+/** `h` rounded up to whole grid pitches (unchanged without a grid); a hair over a pitch does not take another. */
+function snap(h: number, pitch: number): number {
+  return pitch > 0 ? Math.max(1, Math.ceil(h / pitch - 0.05)) * pitch : h;
 }
 
 function isMark(cp: number): boolean {
@@ -576,7 +602,7 @@ function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
 
 function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, label: Item[] | null): Line {
   let items = line.items;
-  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo.lineSpacing);
+  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo);
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
@@ -659,7 +685,7 @@ function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt 
   return { kind: 'image', image, width: w, height: h, fmt };
 }
 
-function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins']): ParaGeometry {
+function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins'], linePitch: number | undefined): ParaGeometry {
   const level = list ? Math.max(0, Math.min(8, Math.floor(num(list.level, 0)))) : 0;
   let indentLeft = num(style.indentLeft, list ? 36 * (level + 1) : 0);
   let indentRight = num(style.indentRight, 0);
@@ -686,15 +712,18 @@ function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'],
     ? style.align
     : rtl ? 'right' : 'left';
   const lineSpacing = Math.min(Math.max(num(style.lineHeight, 1), 0.5), 10);
+  const lineExact = Math.min(Math.max(num(style.lineExact, 0), 0), 1584);
+  const lineAtLeast = lineExact > 0 ? 0 : Math.min(Math.max(num(style.lineAtLeast, 0), 0), 1584);
   const beyond = pageMargins ? Math.max(0, num(rtl ? pageMargins.left : pageMargins.right, 0)) : 0;
-  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing };
+  const pitch = style.snapToGrid === false ? 0 : Math.min(Math.max(num(linePitch, 0), 0), 720);
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast, pitch };
 }
 
 /** Lays out one paragraph in a box `width` points wide. */
 export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext): LaidParagraph {
   const style = merge(ctx.defaults.paragraph, p.style);
   const list = p.list && typeof p.list === 'object' ? p.list : undefined;
-  const geo = geometry(style, width, list, ctx.pageMargins);
+  const geo = geometry(style, width, list, ctx.pageMargins, ctx.linePitch);
   const runs = Array.isArray(p.runs) ? p.runs : [];
 
   // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).

@@ -8,6 +8,7 @@ import { parseColor } from './color.js';
 import { merge, num } from './fmt.js';
 import type { Borders, LaidBlock, LaidCell, LaidRow, LaidTable } from './items.js';
 import type { LayoutContext } from './paragraph.js';
+import { splitAt } from './cut.js';
 
 /** Word's default left/right cell margin (0.08 inch). */
 const DEFAULT_CELL_PADDING = 5.4;
@@ -207,6 +208,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
       cells,
       header: model?.header === true,
       minHeight: Math.max(0, Math.min(num(model?.height, 0), ctx.maxImage.height)),
+      exact: model?.heightRule === 'exact' && num(model?.height, 0) > 0,
       cantSplit: model?.cantSplit === true,
     };
   });
@@ -225,6 +227,10 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const computeHeights = (): void => {
     heights.length = 0;
     for (const row of rows) {
+      if (row.exact) {
+        heights.push(row.minHeight);
+        continue;
+      }
       let h = Math.max(row.minHeight, padding.top + padding.bottom + 1);
       for (const c of row.cells) if (c.rowSpan === 1) h = Math.max(h, need(c));
       heights.push(h);
@@ -256,6 +262,15 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
       for (let k = r; k < r + c.rowSpan; k++) sum += heights[k];
       if (need(c) > sum) heights[r + c.rowSpan - 1] += need(c) - sum;
     }
+  });
+  // An exact height shows only the lines that fit (Word clips the rest).
+  rows.forEach((row, r) => {
+    if (!row.exact) return;
+    row.cells.forEach((c, k) => {
+      if (c.rowSpan > 1 || need(c) <= heights[r] + 0.01) return;
+      const cut = splitAt(c.blocks, heights[r] - c.padding.top - c.padding.bottom);
+      row.cells[k] = { ...c, blocks: cut.head, contentHeight: cut.height };
+    });
   });
   return { kind: 'table', columns, x, rows, heights, width: tableWidth };
 }

@@ -1,0 +1,439 @@
+/**
+ * Batches through the API (docs/api.md, "Batches"): a rows file (or a JSON array) is checked whole, kept in the
+ * data dir with a `queued` record, and its rows are rendered one batch at a time at batch priority (the render
+ * pool serves previews and single documents first). Every row becomes an ordinary document carrying `batch_id`
+ * and `batch_row`: `completed` with its file, or `failed` with the reason.
+ *
+ * Exactly once across restarts: a row's document record is written only after its file is durable, and never
+ * before the render is done, so after a stop the rows that have a record are done and the others are rendered
+ * again (a file written for a row whose record never made it is an orphan the store removes at start). A render
+ * the stop cut short (the pool answers `interrupted`) records nothing.
+ *
+ * The records of a batch's rows are not written one by one: a shard write serialises its 1,000 records, and a
+ * write per row would cost the event loop more than the row's render. They are written once a second (and when
+ * the batch ends, before it says `completed`). A crash loses at most that second's records — their rows are
+ * rendered again after the restart, their files removed as orphans — so no row is lost or made twice; a row's
+ * document is acknowledged by nothing but the batch's progress.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SHARD_SIZE, type BatchRecord, type BatchRepository, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
+import type { DocumentFiles } from '../store/document-files.js';
+import type { Limits } from '../config.js';
+import type { Renderer } from '../services/render-pool.js';
+import type { RenderJob, RenderOutcome } from '../services/render-core.js';
+import type { TemplateService } from '../services/templates.js';
+import { addMinutes, nowIso } from '../services/datetime.js';
+import { ServiceError, Violations } from '../services/errors.js';
+import { loadEngine } from '../services/engine.js';
+import { optionalExpiration, optionalFlag, optionalLocale, optionalString } from '../services/validate.js';
+import { isNoSpace } from '../errors/storage.js';
+import { readRows, scanRows, type RowsLimits } from './rows/index.js';
+import { OutputNames } from './naming.js';
+
+export interface BatchServiceDeps {
+  batches: BatchRepository;
+  documents: DocumentRepository;
+  files: DocumentFiles;
+  templates: TemplateService;
+  renderer: Renderer;
+  limits: Limits;
+  /** Rows rendering at once: enough to keep every render worker fed. */
+  inFlight: number;
+  allowPrivateNetwork: () => boolean;
+  log: (line: string) => void;
+}
+
+/** The rows: an uploaded file already on disk (in the store's incoming/ folder), or `data` as a JSON array. */
+export interface RowsInput {
+  path?: string;
+  filename?: string;
+}
+
+export type RowFailure = { row: number; field: string | null; code: string; message: string; document_id: number };
+
+export class BatchService {
+  /** Batches waiting for their turn, in order. */
+  readonly #queue: number[] = [];
+  #running: Promise<void> | null = null;
+  /** Batch ids being cancelled or deleted: their rows stop being dispatched at once. */
+  readonly #stopping = new Set<number>();
+  #closed = false;
+  /** Records of rows inserted in memory and not yet written: one id per shard is enough to write that shard. */
+  readonly #unsaved = new Map<number, number>();
+  #saveTimer: NodeJS.Timeout | null = null;
+  /**
+   * Output files being written at once. A durable write holds a libuv thread through its fsyncs, and Node has four:
+   * rows writing without a bound would keep a single document's write (and every other file operation of the
+   * service) queued behind theirs.
+   */
+  readonly #writes = new Limit(2);
+
+  constructor(private readonly deps: BatchServiceDeps) {}
+
+  /** Queues the batches a stop left unfinished (they go on where they stopped). */
+  resume(): number {
+    const left = this.deps.batches.unfinished();
+    for (const b of left) this.#enqueue(b.id);
+    return left.length;
+  }
+
+  get(id: number): BatchRecord {
+    const b = this.deps.batches.get(id);
+    if (!b) throw new ServiceError('not_found', 'Batch not found.');
+    return b;
+  }
+
+  list(offset: number, limit: number): { total: number; items: BatchRecord[] } {
+    return this.deps.batches.list(offset, limit);
+  }
+
+  get incomingDir(): string {
+    return this.deps.batches.incomingDir;
+  }
+
+  get rowsLimits(): RowsLimits {
+    return { rows: this.deps.limits.batchRows, bytes: this.deps.limits.batchBytes };
+  }
+
+  /**
+   * Validates the fields, checks the rows file whole (a RowsError names the row and column; nothing is kept),
+   * stores it and queues the batch. `input.data` (a JSON array, as text or parsed) stands in for a file.
+   */
+  async create(input: Record<string, unknown>, upload: RowsInput): Promise<BatchRecord> {
+    let file = upload.path;
+    try {
+      const v = new Violations();
+      const template = this.#template(v, input.template_id);
+      if (!file) file = await this.#dataFile(v, input.data);
+      let outputType = template?.output_filetype ?? 'pdf';
+      const requested = optionalString(v, 'output_type', input.output_type);
+      if (requested) outputType = requested.toLowerCase();
+      if (template && !(outputType === 'pdf' || (outputType === 'docx' && template.kind === 'docx'))) v.add('output_type', 'The selected output type is invalid.');
+      const outputFilename = optionalString(v, 'output_filename', input.output_filename);
+      const test = optionalFlag(v, 'test', input.test);
+      const password = optionalString(v, 'password', input.password);
+      const expiration = optionalExpiration(v, input.expiration);
+      const locale = optionalLocale(v, input.locale);
+      const sheet = optionalString(v, 'sheet', input.sheet);
+      v.throwIfAny();
+      const scan = await scanRows(file!, { limits: this.rowsLimits, sheet: sheet || undefined }, upload.filename ?? 'data.json');
+      const now = nowIso();
+      const record: BatchRecord = {
+        id: this.deps.batches.nextId(),
+        status: 'queued',
+        total: scan.total,
+        done: 0,
+        failed: 0,
+        template_id: template!.id,
+        template_uuid: template!.uuid,
+        rows_filename: upload.filename ?? 'data.json',
+        rows_format: scan.format,
+        sheet: sheet || null,
+        output_type: outputType,
+        output_filename: outputFilename?.trim() ? outputFilename : null,
+        test: test ? 1 : 0,
+        password: password ? password : template!.password,
+        expiration: expiration ?? template!.expiration,
+        locale: locale ?? null,
+        error: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await this.deps.batches.create(record, file!);
+      file = undefined;
+      // Answered as accepted (`queued`), even if it starts at once.
+      const accepted = { ...record };
+      this.#enqueue(record.id);
+      return accepted;
+    } finally {
+      if (file) await fs.promises.rm(file, { force: true });
+    }
+  }
+
+  /**
+   * One row's data as the batch would use it (the GUI previews it with POST /api/preview before starting): the
+   * file is read up to that row, streamed, and removed. A bad file is a RowsError as for a batch.
+   */
+  async row(input: Record<string, unknown>, upload: RowsInput): Promise<{ row: number; data: Record<string, unknown> }> {
+    const file = upload.path;
+    try {
+      const v = new Violations();
+      if (!file) v.add('file', 'The file field is required.');
+      const raw = input.row ?? '1';
+      const wanted = typeof raw === 'string' && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : 0;
+      if (!wanted) v.add('row', 'The row field must be a whole number of at least 1.');
+      const sheet = optionalString(v, 'sheet', input.sheet);
+      v.throwIfAny();
+      let last = 0;
+      for await (const r of readRows(file!, { limits: this.rowsLimits, sheet: sheet || undefined }, upload.filename ?? 'rows')) {
+        if (r.row === wanted) return r;
+        last = r.row;
+      }
+      throw new ServiceError('validation', `The file has ${last} row${last === 1 ? '' : 's'}.`, { errors: { row: [`The file has ${last} row${last === 1 ? '' : 's'}.`] } });
+    } finally {
+      if (file) await fs.promises.rm(file, { force: true });
+    }
+  }
+
+  /** Cancels what is left; the documents made so far stay. */
+  async cancel(id: number): Promise<BatchRecord> {
+    const b = this.get(id);
+    if (b.status === 'queued' || b.status === 'processing') {
+      this.#stopping.add(id);
+      const at = this.#queue.indexOf(id);
+      if (at >= 0) this.#queue.splice(at, 1);
+      // A running batch notices at its next row; the record says so at once.
+      await this.deps.batches.update(id, { status: 'cancelled', updated_at: nowIso() });
+    }
+    return this.get(id);
+  }
+
+  /** Cancels what is left, then deletes the batch's documents (records, then files) and the batch itself. */
+  async remove(id: number, removeDocument: (doc: DocumentRecord) => Promise<void>): Promise<void> {
+    await this.cancel(id);
+    // A few at a time: their shard writes share fsyncs (group commit), and one failure (a full disk) stops the rest.
+    const docs = this.documentsOf(id);
+    for (let i = 0; i < docs.length; i += 32) await Promise.all(docs.slice(i, i + 32).map(removeDocument));
+    await this.deps.batches.remove(id);
+  }
+
+  /** The batch's documents in row order. */
+  documentsOf(id: number): DocumentRecord[] {
+    const docs: DocumentRecord[] = [];
+    for (const doc of this.deps.documents.all()) if (doc.batch_id === id) docs.push(doc);
+    return docs.sort((a, b) => (a.batch_row ?? 0) - (b.batch_row ?? 0));
+  }
+
+  /** The output file of one of the batch's documents, if it is still there. */
+  async outputPath(doc: DocumentRecord): Promise<string | undefined> {
+    return (await this.deps.files.stat(doc.id, doc.output_type))?.path;
+  }
+
+  failures(id: number): RowFailure[] {
+    this.get(id);
+    return this.documentsOf(id)
+      .filter((d) => d.status === 'failed' && d.error)
+      .map((d) => ({ row: d.batch_row ?? 0, field: d.error!.field ?? null, code: d.error!.code, message: d.error!.message, document_id: d.id }));
+  }
+
+  /** Stops dispatching rows; the rows in flight end (the pool, closed next, answers `interrupted` for the rest). */
+  stop(): void {
+    this.#closed = true;
+  }
+
+  async drain(): Promise<void> {
+    await this.#running;
+    await this.#save();
+  }
+
+  /** Writes the shards holding rows' records not yet on disk. */
+  async #save(): Promise<void> {
+    if (this.#saveTimer) clearTimeout(this.#saveTimer);
+    this.#saveTimer = null;
+    const ids = [...this.#unsaved.values()];
+    this.#unsaved.clear();
+    // An empty patch: the repository writes the shard the id is in (with every change made to it so far).
+    await Promise.all(ids.map((id) => this.deps.documents.update(id, {}, true)));
+  }
+
+  #saveSoon(id: number): void {
+    this.#unsaved.set(Math.floor((id - 1) / SHARD_SIZE), id);
+    this.#saveTimer ??= setTimeout(() => {
+      this.#saveTimer = null;
+      this.#save().catch((err: unknown) => this.deps.log(`batches: document records not written: ${err instanceof Error ? err.message : String(err)}`));
+    }, 1000);
+  }
+
+  #template(v: Violations, ref: unknown): TemplateRecord | undefined {
+    if (ref === undefined || ref === null || ref === '') {
+      v.add('template_id', 'The template id field is required.');
+      return undefined;
+    }
+    const t = typeof ref === 'string' || typeof ref === 'number' ? this.deps.templates.find(ref) : undefined;
+    if (!t) v.add('template_id', 'The selected template id is invalid.');
+    return t;
+  }
+
+  /** `data` (a JSON array) written to incoming/ so it is read like any rows file; the file field is needed otherwise. */
+  async #dataFile(v: Violations, data: unknown): Promise<string | undefined> {
+    if (data === undefined || data === null || data === '') {
+      v.add('file', 'The file field is required (or send data: a JSON array of rows).');
+      return undefined;
+    }
+    let text: string;
+    if (typeof data === 'string') text = data;
+    else if (Array.isArray(data)) text = JSON.stringify(data);
+    else {
+      v.add('data', 'The data field must be a JSON array of row objects.');
+      return undefined;
+    }
+    if (!text.trimStart().startsWith('[')) {
+      v.add('data', 'The data field must be a JSON array of row objects.');
+      return undefined;
+    }
+    const file = path.join(this.incomingDir, `data-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+    await fs.promises.writeFile(file, text);
+    return file;
+  }
+
+  #enqueue(id: number): void {
+    this.#queue.push(id);
+    this.#running ??= this.#loop().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#closed && this.#queue.length > 0) {
+      const id = this.#queue.shift()!;
+      const b = this.deps.batches.get(id);
+      if (!b || this.#stopping.has(id)) continue;
+      try {
+        await this.#run(b);
+      } catch (err) {
+        this.deps.log(`batch ${id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        const full = isNoSpace(err);
+        if (!this.#closed && this.deps.batches.get(id)) {
+          await this.deps.batches
+            .update(id, {
+              status: 'failed',
+              error: full
+                ? { code: 'insufficient_storage', message: "There is no space left for docloom's data. Free some space and start the batch again." }
+                : { code: 'render_failed', message: 'The batch stopped on an unexpected error (logged).' },
+              updated_at: nowIso(),
+            })
+            .catch(() => undefined);
+        }
+      }
+    }
+  }
+
+  async #run(b: BatchRecord): Promise<void> {
+    const template = this.deps.templates.find(b.template_uuid);
+    if (!template) {
+      await this.deps.batches.update(b.id, { status: 'failed', error: { code: 'template_missing', message: 'The template was deleted before the batch ran.' }, updated_at: nowIso() });
+      return;
+    }
+    // Rows that have a document are done (a restart goes on after them); the counters are counted again.
+    const doneRows = new Set<number>();
+    let done = 0;
+    let failed = 0;
+    for (const doc of this.documentsOf(b.id)) {
+      doneRows.add(doc.batch_row ?? 0);
+      if (doc.status === 'completed') done++;
+      else failed++;
+    }
+    await this.deps.batches.update(b.id, { status: 'processing', done, failed, updated_at: nowIso() });
+    const engine = await loadEngine();
+    const names = new OutputNames({
+      pattern: b.output_filename ?? template.output_filename ?? undefined,
+      templateName: template.name,
+      ext: b.output_type,
+      total: b.total,
+      delimiters: template.delimiters,
+      fill: (p, d, delims) => engine.fillOutputText(p, d, delims),
+    });
+    let fatal: unknown = null;
+    const running = new Set<Promise<void>>();
+    const one = async (row: number, data: Record<string, unknown>, name: string): Promise<void> => {
+      const outcome = await this.deps.renderer.render(this.#job(b, template, data, name), 'batch');
+      if (this.#stopping.has(b.id) || !this.deps.batches.get(b.id)) return;
+      if (!outcome.ok && outcome.code === 'interrupted') return; // the service is stopping: rendered again after the restart
+      const ok = await this.#record(b, row, name, outcome);
+      const current = this.deps.batches.get(b.id);
+      if (!current) return;
+      // Written within a second (coalesced): after a restart the counters are counted again from the documents.
+      void this.deps.batches.update(b.id, ok ? { done: current.done + 1, updated_at: nowIso() } : { failed: current.failed + 1, updated_at: nowIso() }, false);
+    };
+    for await (const row of readRows(this.deps.batches.rowsFile(b), { limits: this.rowsLimits, sheet: b.sheet ?? undefined, format: b.rows_format as 'csv' }, b.rows_filename)) {
+      // Names are claimed in row order for every row, done or not, so a restart gives each row the same name.
+      const name = names.unique(row.row, row.data);
+      if (doneRows.has(row.row)) continue;
+      if (this.#closed || this.#stopping.has(b.id) || fatal) break;
+      const p = one(row.row, row.data, name).catch((err: unknown) => {
+        fatal ??= err;
+      });
+      running.add(p);
+      void p.finally(() => running.delete(p));
+      if (running.size >= this.deps.inFlight) await Promise.race(running);
+    }
+    await Promise.all(running);
+    if (fatal) throw fatal;
+    // Every row's record on disk before the batch says it is finished.
+    await this.#save();
+    const current = this.deps.batches.get(b.id);
+    if (this.#closed || !current || this.#stopping.has(b.id)) return;
+    await this.deps.batches.update(b.id, { status: current.failed > 0 ? 'completed_with_errors' : 'completed', updated_at: nowIso() });
+  }
+
+  #job(b: BatchRecord, template: TemplateRecord, data: Record<string, unknown>, name: string): RenderJob {
+    return {
+      key: `${template.uuid}@${template.version}`,
+      templatePath: this.deps.templates.filePath(template),
+      kind: template.kind,
+      delimiters: template.delimiters,
+      data,
+      test: b.test === 1,
+      password: b.password,
+      locale: b.locale,
+      metadata: { title: name.replace(/\.[^.]+$/, ''), creator: 'docloom' },
+      output: b.output_type === 'docx' ? 'docx' : 'pdf',
+      editableCopy: false,
+      allowPrivateNetwork: this.deps.allowPrivateNetwork(),
+    };
+  }
+
+  /** The row's document: file durable first, then the record (docs/store.md, "Write order"). True when completed. */
+  async #record(b: BatchRecord, row: number, name: string, outcome: RenderOutcome): Promise<boolean> {
+    const now = nowIso();
+    const id = this.deps.documents.nextId();
+    const doc: DocumentRecord = {
+      id,
+      status: outcome.ok ? 'completed' : 'failed',
+      output_filename: name,
+      output_type: b.output_type,
+      template_id: b.template_id,
+      template_uuid: b.template_uuid,
+      editable: 0,
+      password: b.password,
+      test: b.test,
+      locale: b.locale,
+      expires_at: addMinutes(now, b.expiration),
+      expired: 0,
+      error: outcome.ok ? null : { code: outcome.code, message: outcome.message, ...(outcome.field ? { field: outcome.field } : {}) },
+      pages: outcome.ok ? outcome.pages : null,
+      size: outcome.ok ? outcome.bytes.byteLength : null,
+      has_editable: false,
+      batch_id: b.id,
+      batch_row: row,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!outcome.ok && outcome.internal) this.deps.log(`batch ${b.id} row ${row}: render failed: ${outcome.detail ?? outcome.message}`);
+    if (outcome.ok) await this.#writes.run(() => this.deps.files.write(id, b.output_type, outcome.bytes));
+    await this.deps.documents.insert(doc, false);
+    this.#saveSoon(id);
+    return outcome.ok;
+  }
+}
+
+
+/** At most `max` of the functions given run at once; the others wait their turn in order. */
+class Limit {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active++;
+    try {
+      return await fn();
+    } finally {
+      this.#active--;
+      this.#waiting.shift()?.();
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Laid-out lines, paragraphs, cells and small tables → positioned boxes (flow/boxes.ts) on the page being
+ * filled. Nothing is drawn here: the painter (draw/painter.ts) turns the boxes into PDF operations.
+ */
+import type { BorderLine } from '../../model/types.js';
+import { parseColor, type Rgb } from '../layout/color.js';
+import type { Borders, FieldItem, Item, LaidBlock, LaidCell, LaidParagraph, LaidTable, Line } from '../layout/items.js';
+import type { Box } from './boxes.js';
+
+/** Page numbers for fields: `pages` is null while the body is still being laid out (drawn once known). */
+export interface FieldValues {
+  page: number;
+  pages: number | null;
+}
+
+const BLACK: Rgb = [0, 0, 0];
+
+function same(a: BorderLine, b: BorderLine): boolean {
+  return a === b || (a.width === b.width && a.color === b.color && (a.style ?? 'single') === (b.style ?? 'single'));
+}
+
+export class Emitter {
+  /** Where boxes go: the boxes of the page being filled (set by the flow as pages start). */
+  out: Box[] = [];
+
+  fillRect(x: number, y: number, w: number, h: number, color: Rgb): void {
+    if (!(w > 0) || !(h > 0)) return;
+    this.out.push({ kind: 'fill', x, y, w, h, color });
+  }
+
+  rule(x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb, style?: BorderLine['style']): void {
+    if (style === 'double' && width >= 0.75) {
+      // Two thin lines, a line's width apart.
+      const w = width / 3;
+      const dx = y1 === y2 ? 0 : w;
+      const dy = y1 === y2 ? w : 0;
+      this.out.push({ kind: 'line', x1: x1 - dx, y1: y1 - dy, x2: x2 - dx, y2: y2 - dy, width: w, color, dash: null });
+      this.out.push({ kind: 'line', x1: x1 + dx, y1: y1 + dy, x2: x2 + dx, y2: y2 + dy, width: w, color, dash: null });
+      return;
+    }
+    const dash = style === 'dashed' ? [width * 4, width * 2] : style === 'dotted' ? [width, width * 1.5] : null;
+    this.out.push({ kind: 'line', x1, y1, x2, y2, width, color, dash });
+  }
+
+  border(b: BorderLine | undefined, x1: number, y1: number, x2: number, y2: number): void {
+    if (!b || !(b.width > 0)) return;
+    this.rule(x1, y1, x2, y2, b.width, parseColor(b.color) ?? BLACK, b.style);
+  }
+
+  borders(borders: Borders, x: number, y: number, w: number, h: number): void {
+    const { top, bottom, left, right } = borders;
+    // Four equal plain sides: one rectangle instead of four lines.
+    if (top && bottom && left && right && top.width > 0 && (top.style ?? 'single') === 'single' &&
+      same(top, bottom) && same(top, left) && same(top, right)) {
+      this.out.push({ kind: 'frame', x, y, w, h, width: top.width, color: parseColor(top.color) ?? BLACK });
+      return;
+    }
+    this.border(top, x, y, x + w, y);
+    this.border(bottom, x, y + h, x + w, y + h);
+    this.border(left, x, y, x, y + h);
+    this.border(right, x + w, y, x + w, y + h);
+  }
+
+  link(x: number, y: number, w: number, h: number, url: string): void {
+    if (w > 0 && h > 0) this.out.push({ kind: 'link', x, y, w, h, url });
+  }
+
+  // ───────────── lines and blocks ─────────────
+
+  private decorate(underline: boolean, strike: boolean, color: Rgb, size: number, x: number, w: number, baseline: number): void {
+    const thickness = Math.max(0.4, size * 0.055);
+    if (underline) this.rule(x, baseline + size * 0.12, x + w, baseline + size * 0.12, thickness, color);
+    if (strike) this.rule(x, baseline - size * 0.28, x + w, baseline - size * 0.28, thickness, color);
+  }
+
+  /** A field's value as text with its decorations (also how the painter draws the page count at the end). */
+  fieldValue(item: FieldItem, text: string, x: number, baseline: number, width: number): void {
+    const b = baseline - item.fmt.rise;
+    this.out.push({ kind: 'text', x, y: b, width, text, face: item.face, size: item.fmt.drawSize, color: item.fmt.color });
+    this.decorate(item.fmt.underline, item.fmt.strike, item.fmt.color, item.fmt.drawSize, x, width, b);
+  }
+
+  /** Places one line with its top-left corner at (x0, top). */
+  line(line: Line, x0: number, top: number, fields: FieldValues): void {
+    const baseline = top + line.baseline;
+    const items = line.items;
+    for (const it of items) {
+      if (it.kind === 'text' && it.fmt.highlight) {
+        const b = baseline - it.fmt.rise;
+        this.fillRect(x0 + it.x, b - it.face.ascent * it.fmt.drawSize, it.width, (it.face.ascent + it.face.descent) * it.fmt.drawSize, it.fmt.highlight);
+      }
+    }
+    for (const it of items) this.item(it, x0, top, baseline, line.height, fields);
+  }
+
+  private item(it: Item, x0: number, top: number, baseline: number, lineHeight: number, fields: FieldValues): void {
+    const x = x0 + it.x;
+    switch (it.kind) {
+      case 'text': {
+        const b = baseline - it.fmt.rise;
+        if (!it.space) this.out.push({ kind: 'text', x, y: b, width: it.width, text: it.text, face: it.face, size: it.fmt.drawSize, color: it.fmt.color });
+        this.decorate(it.fmt.underline, it.fmt.strike, it.fmt.color, it.fmt.drawSize, x, it.width, b);
+        if (it.fmt.link) this.link(x, top, it.width, lineHeight, it.fmt.link);
+        return;
+      }
+      case 'image':
+        this.out.push({ kind: 'image', x, y: baseline - it.height, w: it.width, h: it.height, image: it.image });
+        return;
+      case 'field': {
+        if (it.field === 'pages' && fields.pages === null) {
+          const f = it.fmt;
+          this.out.push({ kind: 'pageCount', x, y: baseline - f.rise, face: it.face, size: f.drawSize, color: f.color, underline: f.underline, strike: f.strike });
+          return;
+        }
+        const text = String(it.field === 'page' ? fields.page : fields.pages);
+        this.fieldValue(it, text, x, baseline, it.face.width(text, it.fmt.drawSize));
+        return;
+      }
+      case 'gap': {
+        if (!it.leader) return;
+        const charW = it.face.width(it.leader, it.fmt.drawSize);
+        if (!(charW > 0)) return;
+        const count = Math.floor((it.width - charW) / charW);
+        if (count < 1) return;
+        // Leaders end just before the text the tab aligns.
+        this.out.push({ kind: 'text', x: x + it.width - (count + 0.5) * charW, y: baseline - it.fmt.rise, width: count * charW,
+          text: it.leader.repeat(count), face: it.face, size: it.fmt.drawSize, color: it.fmt.color });
+      }
+    }
+  }
+
+  /** Shading and borders of the part of a paragraph placed from y to y + h. */
+  paragraphBox(p: LaidParagraph, x0: number, y: number, h: number, first: boolean, last: boolean): void {
+    const x = x0 + p.boxLeft;
+    const w = p.boxRight - p.boxLeft;
+    if (p.shading) this.fillRect(x, y, w, h, p.shading);
+    if (p.borders) {
+      if (first) this.border(p.borders.top, x, y, x + w, y);
+      if (last) this.border(p.borders.bottom, x, y + h, x + w, y + h);
+      this.border(p.borders.left, x, y, x, y + h);
+      this.border(p.borders.right, x + w, y, x + w, y + h);
+    }
+  }
+
+  /** Places a paragraph whole (cells, headers, footers); returns the y below it. */
+  paragraph(p: LaidParagraph, x0: number, y: number, fields: FieldValues): number {
+    let top = y + p.spaceBefore;
+    if (p.shading || p.borders) {
+      const h = p.lines.reduce((a, l) => a + l.height, 0);
+      this.paragraphBox(p, x0, top, h, true, true);
+    }
+    for (const line of p.lines) {
+      this.line(line, x0, top, fields);
+      top += line.height;
+    }
+    return top + p.spaceAfter;
+  }
+
+  /** Places blocks one below the other (no page breaks); returns the y below them. */
+  stack(blocks: LaidBlock[], x0: number, y: number, fields: FieldValues): number {
+    for (const b of blocks) {
+      if (b.kind === 'paragraph') y = this.paragraph(b, x0, y, fields);
+      else if (b.kind === 'table') y = this.grid(b, x0, y, fields);
+    }
+    return y;
+  }
+
+  /** Places a cell's content (without background) inside the cell rectangle (x, y, w, h). */
+  cellContent(cell: LaidCell, x: number, y: number, h: number, fields: FieldValues): void {
+    const inner = h - cell.padding.top - cell.padding.bottom;
+    let dy = 0;
+    if (cell.vAlign === 'middle') dy = Math.max(0, (inner - cell.contentHeight) / 2);
+    else if (cell.vAlign === 'bottom') dy = Math.max(0, inner - cell.contentHeight);
+    this.stack(cell.blocks, x + cell.padding.left, y + cell.padding.top + dy, fields);
+  }
+
+  /** Places a table that does not break across pages (nested tables, tables in headers and footers). */
+  grid(t: LaidTable, x0: number, y: number, fields: FieldValues): number {
+    const colX: number[] = [];
+    let acc = x0 + t.x;
+    for (const w of t.columns) {
+      colX.push(acc);
+      acc += w;
+    }
+    colX.push(acc);
+    const rowY: number[] = [];
+    let yy = y;
+    for (const h of t.heights) {
+      rowY.push(yy);
+      yy += h;
+    }
+    rowY.push(yy);
+    t.rows.forEach((row, r) => {
+      for (const cell of row.cells) {
+        const x = colX[cell.col];
+        const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - x;
+        const h = rowY[Math.min(r + cell.rowSpan, t.heights.length)] - rowY[r];
+        if (cell.fill) this.fillRect(x, rowY[r], w, h, cell.fill);
+        this.cellContent(cell, x, rowY[r], h, fields);
+        this.borders(cell.borders, x, rowY[r], w, h);
+      }
+    });
+    return yy;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Table rows across pages, read from real .docx files: geometry from the layout as data (docxPages), the split
+ * row also checked in the PDF (pdftotext -bbox).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileTemplate, renderPdf } from '../../server/engine/index.js';
+import { buildDocx, p } from './build-docx.js';
+import { docxPages, findText, textBoxes } from '../engine/pdf/boxes.js';
+import { words } from '../engine/pdf/helpers.js';
+
+/** 40 filler paragraphs (most of an A4 page), then a table: a header row and a row of `lines` paragraphs. */
+function tableDoc(lines: number, trPr = ''): Uint8Array {
+  let body = '';
+  for (let i = 1; i <= 40; i++) body += p(`Filler paragraph ${i}`);
+  const cell = (content: string): string => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${content}</w:tc>`;
+  let tall = '';
+  for (let i = 1; i <= lines; i++) tall += p(`Cell line ${i}`);
+  body += '<w:tbl><w:tblPr><w:tblW w:w="8000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="4000"/></w:tblGrid>' +
+    `<w:tr><w:trPr><w:tblHeader/></w:trPr>${cell(p('Heading A'))}${cell(p('Heading B'))}</w:tr>` +
+    `<w:tr>${trPr ? `<w:trPr>${trPr}</w:trPr>` : ''}${cell(tall)}${cell(p('Beside'))}</w:tr>` +
+    `<w:tr>${cell(p('After row'))}${cell(p('x'))}</w:tr></w:tbl>`;
+  return buildDocx({ body: body + p('') });
+}
+
+test('a row taller than the rest of the page splits between lines; the header row repeats above the rest', async () => {
+  const bytes = tableDoc(20);
+  const pages = await docxPages(bytes);
+  assert.equal(pages.length, 2);
+  const first = findText(pages, 'Cell line 1');
+  const last = findText(pages, 'Cell line 20');
+  assert.equal(first.page, 1, 'the row starts on the page where the table starts');
+  assert.equal(last.page, 2);
+  const headings = textBoxes(pages).filter((b) => b.text === 'Heading A');
+  assert.deepEqual(headings.map((b) => b.page), [1, 2], 'header row on both pages');
+  const onTwo = textBoxes(pages).filter((b) => b.page === 2 && b.text.startsWith('Cell line'));
+  assert.ok(onTwo.length > 0 && onTwo.length < 20);
+  // Below the repeated header, in reading order.
+  assert.ok(onTwo[0].y > headings[1].y);
+  // Every line once, none lost at the cut.
+  assert.equal(textBoxes(pages).filter((b) => b.text.startsWith('Cell line')).length, 20);
+  // The PDF agrees: the row's first and last lines on different pages.
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  const lineWords = all.filter((w) => /^\d+$/.test(w.text) && all.some((v) => v.page === w.page && v.text === 'line' && Math.abs(v.yMin - w.yMin) < 1));
+  assert.deepEqual([...new Set(lineWords.map((w) => w.page))], [1, 2]);
+});
+
+test('a row with w:cantSplit moves to the next page whole', async () => {
+  const pages = await docxPages(tableDoc(20, '<w:cantSplit/>'));
+  assert.equal(findText(pages, 'Cell line 1').page, 2);
+  assert.equal(findText(pages, 'Cell line 20').page, 2);
+  assert.equal(findText(pages, 'Beside').page, 2);
+  // Its header row went with it: the table starts on page 2.
+  assert.deepEqual(textBoxes(pages).filter((b) => b.text === 'Heading A').map((b) => b.page), [2]);
+});
+
+test('w:cantSplit w:val="0" lets the row split', async () => {
+  const pages = await docxPages(tableDoc(20, '<w:cantSplit w:val="0"/>'));
+  assert.equal(findText(pages, 'Cell line 1').page, 1);
+  assert.equal(findText(pages, 'Cell line 20').page, 2);
+});
+
+test('a row that cannot split but is taller than a page splits all the same', async () => {
+  const pages = await docxPages(tableDoc(80, '<w:cantSplit/>'));
+  assert.equal(textBoxes(pages).filter((b) => b.text.startsWith('Cell line')).length, 80);
+  const used = new Set(textBoxes(pages).filter((b) => b.text.startsWith('Cell line')).map((b) => b.page));
+  assert.ok(used.size >= 2);
+  for (const page of pages) for (const b of page.boxes) if (b.kind === 'text') assert.ok(b.y < page.height - 72 + 0.01, `"${b.text}" below the margin`);
+});
+
+/** A one-column table of three rows; the middle one holds `lines` paragraphs and has the given w:trHeight. */
+function heightDoc(lines: number, trHeight: string): Uint8Array {
+  const cell = (content: string): string => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${content}</w:tc>`;
+  let middle = '';
+  for (let i = 1; i <= lines; i++) middle += p(`Middle ${i}`);
+  const body = '<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>' +
+    `<w:tr>${cell(p('Above'))}</w:tr><w:tr><w:trPr>${trHeight}</w:trPr>${cell(middle)}</w:tr><w:tr>${cell(p('Below'))}</w:tr></w:tbl>`;
+  return buildDocx({ body: body + p('') });
+}
+
+test('w:trHeight: at least its height (the default rule), exactly it with hRule="exact" (what does not fit is cut)', async () => {
+  const gap = async (lines: number, trHeight: string): Promise<{ gap: number; shown: number }> => {
+    const pages = await docxPages(heightDoc(lines, trHeight));
+    const shown = textBoxes(pages).filter((b) => b.text.startsWith('Middle')).length;
+    return { gap: findText(pages, 'Below').y - findText(pages, 'Above').y, shown };
+  };
+  const plain = await gap(1, '');
+  // 2 inches (2880 twips = 144 pt) at least: the row grows to 144 pt.
+  const atLeast = await gap(1, '<w:trHeight w:val="2880"/>');
+  assert.ok(atLeast.gap > plain.gap + 100, `${atLeast.gap} vs ${plain.gap}`);
+  // At least, with more content than that: the content decides.
+  const grown = await gap(20, '<w:trHeight w:val="2880"/>');
+  assert.equal(grown.shown, 20);
+  assert.ok(grown.gap > atLeast.gap + 50, `${grown.gap} vs ${atLeast.gap}`);
+  // Exactly 144 pt, whatever the content: the rows below do not move, and only the lines that fit are shown.
+  const exact = await gap(20, '<w:trHeight w:val="2880" w:hRule="exact"/>');
+  const exactOne = await gap(1, '<w:trHeight w:val="2880" w:hRule="exact"/>');
+  assert.ok(Math.abs(exact.gap - exactOne.gap) < 0.01, `${exact.gap} vs ${exactOne.gap}`);
+  assert.ok(Math.abs(exactOne.gap - atLeast.gap) < 0.01);
+  assert.ok(exact.shown > 1 && exact.shown < 20, `${exact.shown} lines shown`);
+  // hRule="auto": the value is ignored.
+  const auto = await gap(1, '<w:trHeight w:val="2880" w:hRule="auto"/>');
+  assert.ok(Math.abs(auto.gap - plain.gap) < 0.01);
+});

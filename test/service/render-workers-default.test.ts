@@ -1,0 +1,31 @@
+/**
+ * How many render workers the service runs by default (one per CPU less one for the event loop, at least one;
+ * DOCLOOM_RENDER_WORKERS overrides), and that a pool is warm — every worker's engine loaded and a warm-up page
+ * rendered — when it says it is ready (a start waits for that, up to 1 s, before it listens: issue 14).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { DEFAULT_LIMITS, defaultRenderWorkers, loadConfig } from '../../server/config.js';
+import { WorkerPool } from '../../server/services/render-pool.js';
+
+test('default render workers: CPUs − 1, at least 1; DOCLOOM_RENDER_WORKERS overrides, 0 included', () => {
+  assert.deepEqual([1, 2, 3, 4, 8, 64].map((n) => defaultRenderWorkers(n)), [1, 1, 2, 3, 7, 63]);
+  assert.equal(loadConfig({}).renderWorkers, Math.max(1, os.availableParallelism() - 1));
+  assert.equal(loadConfig({ DOCLOOM_RENDER_WORKERS: '3' }).renderWorkers, 3);
+  assert.equal(loadConfig({ DOCLOOM_RENDER_WORKERS: '0' }).renderWorkers, 0);
+  assert.throws(() => loadConfig({ DOCLOOM_RENDER_WORKERS: 'two' }), /DOCLOOM_RENDER_WORKERS must be a whole number/);
+});
+
+test('a pool is ready only once every worker is warm', async () => {
+  const logs: string[] = [];
+  const pool = new WorkerPool(2, { limits: DEFAULT_LIMITS, fontsDir: null }, (line) => logs.push(line));
+  try {
+    assert.equal(pool.warmThreads(), 0, 'not warm at once');
+    await pool.ready();
+    assert.equal(pool.warmThreads(), 2);
+    assert.deepEqual(logs, []);
+  } finally {
+    await pool.close();
+  }
+});
