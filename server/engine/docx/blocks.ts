@@ -27,7 +27,7 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
       try {
         const out: Item[] = [];
         walk(ctx, container, table, out);
-        applyNeighbourRules(out.filter(isBlock));
+        applyNeighbourRules(out.filter(isBlock), { cell: container.name === 'w:tc', body: container.name === 'w:body' });
         return out;
       } finally {
         depth--;

@@ -2,9 +2,14 @@
  * Rules Word applies between neighbouring paragraphs, resolved once the paragraphs of a container are known:
  * - contextual spacing: paragraphs of one style that ask for it have no space between them;
  * - border groups: consecutive paragraphs with the same borders (and indents) share one box: the top line
- *   is drawn above the first only, the bottom line below the last only.
+ *   is drawn above the first only, the bottom line below the last only;
+ * - "auto" (HTML-style) spacing collapses: between a paragraph with auto space after and one with auto space
+ *   before, the larger of the two is kept once (Word and LibreOffice: 14 pt, not 14 + 14), and a cell's first
+ *   paragraph has no auto space before, its last none after (LibreOffice's writerfilter does the same for the
+ *   first paragraph of the document).
  */
 import type { Block, Paragraph, ParagraphStyle } from '../model/types.js';
+import { autoSpacing } from './resolve.js';
 
 /** What makes two paragraphs one bordered box: the same borders and indents ('' when there are no borders). */
 function boxKey(block: Block): string {
@@ -13,13 +18,29 @@ function boxKey(block: Block): string {
   return JSON.stringify([s.borders, s.indentLeft ?? 0, s.indentRight ?? 0]);
 }
 
-export function applyNeighbourRules(blocks: Block[]): void {
-  // Keys first: the loop below changes the borders it compares.
+/** Where the blocks sit: auto spacing is dropped at a cell's edges and above the document's first paragraph. */
+export interface Container {
+  cell?: boolean;
+  body?: boolean;
+}
+
+export function applyNeighbourRules(blocks: Block[], container: Container = {}): void {
+  // Keys and auto flags first: the loop below replaces the style objects they are read from.
   const boxes = blocks.map(boxKey);
+  const autos = blocks.map((b) => (b.type === 'paragraph' && b.style ? autoSpacing.get(b.style) : undefined));
+  const first = blocks[0];
+  if (first?.type === 'paragraph' && autos[0]?.before && (container.cell || container.body)) setStyle(first, { spaceBefore: 0 });
+  const last = blocks[blocks.length - 1];
+  if (last?.type === 'paragraph' && autos[blocks.length - 1]?.after && container.cell) setStyle(last, { spaceAfter: 0 });
   for (let i = 1; i < blocks.length; i++) {
     const prev = blocks[i - 1];
     const next = blocks[i];
     if (prev.type !== 'paragraph' || next.type !== 'paragraph' || !prev.style || !next.style) continue;
+    if (autos[i - 1]?.after && autos[i]?.before) {
+      const gap = Math.max(prev.style.spaceAfter ?? 0, next.style.spaceBefore ?? 0);
+      setStyle(prev, { spaceAfter: 0 });
+      setStyle(next, { spaceBefore: gap });
+    }
     const a = prev.style;
     const b = next.style;
     if (a.contextualSpacing !== undefined && a.contextualSpacing === b.contextualSpacing) {

@@ -10,7 +10,14 @@ import { round2 } from './units.js';
 export const WORD_DEFAULT_FONT = 'Times New Roman';
 export const WORD_DEFAULT_SIZE = 10;
 /** Word's "auto" paragraph spacing (w:beforeAutospacing, HTML-style) is 14 pt. */
-const AUTO_SPACING = 14;
+export const AUTO_SPACING = 14;
+
+/**
+ * Which side of a paragraph style has "auto" spacing, for neighbours.ts: Word collapses auto spacing between
+ * neighbours and drops it at the edges of a cell. Kept beside the model (keyed by the style object
+ * toParagraphStyle makes) because the model's ParagraphStyle carries lengths only.
+ */
+export const autoSpacing = new WeakMap<ParagraphStyle, { before: boolean; after: boolean }>();
 
 const RTL_TEXT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 /** East Asian characters: drawn with the run's w:eastAsia font. */
@@ -68,6 +75,7 @@ export function toParagraphStyle(p: PProps, heading?: number, styleId?: string):
     if (tabs.length > 0) style.tabs = tabs;
   }
   if (p.shading) style.shading = p.shading;
+  if (p.beforeAuto || p.afterAuto) autoSpacing.set(style, { before: p.beforeAuto === true, after: p.afterAuto === true });
   if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
   if (p.snapToGrid === false) style.snapToGrid = false;
   if (p.borders) {
