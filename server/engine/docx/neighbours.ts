@@ -5,7 +5,8 @@
  *   is drawn above the first only, the bottom line below the last only;
  * - "auto" (HTML-style) spacing collapses as HTML margins do: when the space after a paragraph or the space
  *   before the next is auto, only the larger of the two is kept (14 pt, not 14 + 14 or 12 + 14: measured against
- *   LibreOffice on oxsdk__Unit1Translation.docx, ink-F1 0.37 → 0.71), and a cell's first
+ *   LibreOffice on oxsdk__Unit1Translation.docx, ink-F1 0.37 → 0.71; Word collapses as well, but LibreOffice 7.4
+ *   adds both sides in a bare two-paragraph file, so that case differs from it), and a cell's first
  *   paragraph has no auto space before, its last none after (LibreOffice's writerfilter does the same for the
  *   first paragraph of the document).
  */
