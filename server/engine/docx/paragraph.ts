@@ -431,6 +431,21 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
       }
       break;
     }
+    case 'w:footnoteReference':
+    case 'w:endnoteReference': {
+      const kind = node.name === 'w:footnoteReference' ? 'footnote' : 'endnote';
+      const mark = ctx.doc.notes?.reference(kind, node);
+      if (mark) pushText(builder, mark, style.vertAlign ? style : { ...style, vertAlign: 'superscript' });
+      // A footnote's text is not drawn yet (notes.ts), nor a note that cannot be found: reported.
+      if (mark === undefined || kind === 'footnote') dropped(ctx.doc.warnings, ctx.part, node);
+      break;
+    }
+    case 'w:footnoteRef':
+    case 'w:endnoteRef': {
+      const mark = ctx.doc.notes?.current;
+      if (mark) pushText(builder, mark, style.vertAlign ? style : { ...style, vertAlign: 'superscript' });
+      break;
+    }
     // w:rPr, w:delText, comment references, w:lastRenderedPageBreak, w:softHyphen: nothing visible here (IGNORED);
     // footnote/endnote references and anything else are reported.
     default:
