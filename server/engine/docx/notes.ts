@@ -4,8 +4,8 @@
  * w:endnotePr (Word's defaults: decimal footnotes, lower-Roman endnotes). The note's own mark (w:footnoteRef /
  * w:endnoteRef at the start of its text) is the same number.
  *
- * Endnotes are drawn after the body of the document, in reference order. Footnotes are not drawn yet (their mark
- * is, and notes_not_drawn says the text is left out): the foot of the page needs the page layout's help.
+ * Endnotes are drawn after the body of the document, in reference order. Footnotes go with the paragraph that
+ * references them (Paragraph.footnotes): the page flow draws them at the foot of that paragraph's page.
  */
 import { LIST_FORMATS, type Block, type ListInfo } from '../model/types.js';
 import { formatCounter } from '../pdf/layout/number-formats.js';
@@ -32,6 +32,8 @@ export class Notes {
   current: string | undefined;
   /** Read endnotes, in reference order. */
   readonly endnotes: Block[] = [];
+  /** Footnotes referenced by the paragraph being read, until it takes them. */
+  private pending: Block[][] = [];
   /** True while a note's text is read: a reference inside a note is not followed. */
   private reading = false;
 
@@ -53,8 +55,18 @@ export class Notes {
     // w:customMarkFollows: the author typed the mark (a symbol) in the next run; no number is drawn or counted.
     const custom = node.attrs['w:customMarkFollows'];
     const mark = custom === '1' || custom === 'true' || custom === 'on' ? '' : formatCounter(++this.counters[kind], this.formats[kind]);
-    if (kind === 'endnote') this.readNote(kind, note, mark);
+    const blocks = this.readNote(kind, note, mark);
+    if (kind === 'endnote') this.endnotes.push(...blocks);
+    else this.pending.push(blocks);
     return mark;
+  }
+
+  /** The footnotes referenced since the last call, for the paragraph just read (none inside a note's own text). */
+  takeFootnotes(): Block[][] | undefined {
+    if (this.reading || this.pending.length === 0) return undefined;
+    const out = this.pending;
+    this.pending = [];
+    return out;
   }
 
   /** Names a notes part that is present but damaged (its notes are left out), then lets the parts go. */
@@ -66,12 +78,12 @@ export class Notes {
     }
   }
 
-  private readNote(kind: NoteKind, note: XElement, mark: string): void {
+  private readNote(kind: NoteKind, note: XElement, mark: string): Block[] {
     const path = this.part(kind)?.path ?? '';
     this.reading = true;
     this.current = mark;
     try {
-      for (const item of createPartContext(this.doc, path).readBlocks(note)) if (isBlock(item)) this.endnotes.push(item);
+      return createPartContext(this.doc, path).readBlocks(note).filter(isBlock);
     } finally {
       this.reading = false;
       this.current = undefined;
