@@ -27,7 +27,8 @@ function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string 
     // A fresh signature on every read, so the link a client holds is renewed whenever it reads the record.
     download_url: links.url('download', doc.id),
     template_uuid: doc.template_uuid,
-    error: doc.error,
+    // CONTRACT.md: null or {code, message}; a batch row's failed field is in GET /api/batch/{id}/errors.
+    error: doc.error ? { code: doc.error.code, message: doc.error.message } : null,
     pages: doc.pages,
     size: doc.size,
     editable_url: doc.has_editable && doc.expired === 0 ? links.url('editable', doc.id) : null,

@@ -25,7 +25,7 @@ const READ = {
   inline: new Set(['w:r', 'w:hyperlink', 'w:sdt', 'w:fldSimple', 'w:smartTag', 'w:customXml', 'w:ins', 'w:moveTo', 'w:dir', 'w:bdo', 'mc:AlternateContent', 'm:oMath', 'm:oMathPara']),
   table: new Set(['w:tr', 'w:sdt', 'w:customXml', 'w:ins', 'w:moveTo']),
   row: new Set(['w:tc', 'w:sdt', 'w:customXml', 'w:ins', 'w:moveTo']),
-  run: new Set(['w:fldChar', 'w:instrText', 'w:pgNum', 'w:t', 'w:tab', 'w:ptab', 'w:br', 'w:cr', 'w:noBreakHyphen', 'w:sym', 'w:drawing', 'w:pict', 'w:object', 'mc:AlternateContent', 'w:ruby']),
+  run: new Set(['w:fldChar', 'w:instrText', 'w:pgNum', 'w:t', 'w:tab', 'w:ptab', 'w:br', 'w:cr', 'w:noBreakHyphen', 'w:sym', 'w:drawing', 'w:pict', 'w:object', 'mc:AlternateContent', 'w:ruby', 'w:footnoteReference', 'w:endnoteReference']),
 };
 const LEVEL_OF: Record<string, keyof typeof READ> = {
   'w:body': 'block', 'w:hdr': 'block', 'w:ftr': 'block', 'w:tc': 'block', 'w:txbxContent': 'block',

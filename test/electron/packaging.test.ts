@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
-import { DebugLogger } from 'builder-util';
+import { DebugLogger, log as builderLog } from 'builder-util';
 import { crc32, encodePng, PNG_SIGNATURE } from '../../scripts/lib/png.js';
 import { ROOT } from './helpers/node-fork.js';
 
@@ -108,7 +108,13 @@ describe('icons', () => {
 });
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s own schema validation and packs what the app needs', async () => {
+  it('passes electron-builder\'s own schema validation and packs what the app needs', async (t) => {
+    // electron-builder logs to process.stdout in pieces ("• loaded configuration …"), which the test runner reads
+    // as its own channel: interleaved with its messages they once made it fail ("Unable to deserialize cloned
+    // data"). Its lines are collected here and passed on as one diagnostic.
+    const logged: string[] = [];
+    (builderLog as unknown as { stream: { write(chunk: string): boolean } }).stream = { write: (chunk) => logged.push(chunk) > 0 };
+    t.after(() => logged.length && t.diagnostic(logged.join('').trim()));
     const config = await getConfig(ROOT, path.join(ROOT, 'electron-builder.yml'), null);
     await validateConfiguration(config, new DebugLogger(false));
 

@@ -3,6 +3,7 @@
  * theme, and the state that runs across paragraphs (complex fields may open in one paragraph and close later).
  */
 import type { Block } from '../model/types.js';
+import type { Notes } from './notes.js';
 import type { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
 import type { StyleSheet, TableLayer } from './styles.js';
@@ -28,6 +29,8 @@ export interface DocContext {
    * table's w:tblInd is measured to the text of its first cell, not to its edge.
    */
   compatibilityMode?: number;
+  /** Footnotes and endnotes: the reference marks' numbers and the endnotes read (notes.ts). */
+  notes?: Notes;
 }
 
 /** A complex field being read (w:fldChar begin … separate … end). */

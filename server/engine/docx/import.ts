@@ -15,6 +15,7 @@ import { EngineError } from '../errors.js';
 import { createPartContext } from './blocks.js';
 import type { DocContext } from './context.js';
 import { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
+import { Notes } from './notes.js';
 import { Numbering } from './numbering.js';
 import { DocxPackage } from './package.js';
 import { mergeP, mergeR } from './props.js';
@@ -60,12 +61,14 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']),
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
   };
+  const notes = new Notes(doc, main, settings);
+  doc.notes = notes;
 
   // The page colour is shown (and printed by LibreOffice's PDF export, the yardstick) only when settings.xml turns
   // on w:displayBackgroundShape, which Word writes whenever a page colour is chosen.
   const display = child(settings, 'w:displayBackgroundShape');
   const { items, background } = readBody(doc, main, display !== undefined && onOff(display.attrs['w:val']));
-  checkNotes(doc, main);
+  notes.finish();
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
 
@@ -99,6 +102,8 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   }
   // Content after the last w:sectPr (a body without a final sectPr) still needs a section.
   if (pending.length > 0 || sections.length === 0) closeSection(undefined);
+  // Endnotes follow the body, as Word prints them by default (w:endnotePr w:pos docEnd).
+  for (const block of notes.endnotes) sections[sections.length - 1].body.push(block);
 
   const baseStyle = styles.paragraphStyle(undefined);
   const runDefaults = mergeR(styles.docR, baseStyle.r);
@@ -150,25 +155,6 @@ function pageColour(doc: DocContext, main: string, background: XElement | undefi
     doc.warnings.add('background_not_drawn', main, 'w:background');
   }
   return colour && colour !== '#ffffff' ? colour : undefined;
-}
-
-/**
- * Footnotes and endnotes are not drawn (notes_not_drawn says so where they are referenced), but a damaged notes
- * part is still named, so a file whose notes are lost for that reason says which part it is.
- */
-function checkNotes(doc: DocContext, main: string): void {
-  for (const type of ['footnotes', 'endnotes']) {
-    const part = doc.pkg.relatedPart(main, type);
-    if (!part || !doc.pkg.has(part)) continue;
-    let readable = false;
-    try {
-      readable = doc.pkg.xml(part, true) !== undefined;
-    } catch (err) {
-      if (!(err instanceof EngineError) || err.code !== 'invalid_template') throw err;
-    }
-    if (!readable) doc.warnings.add('part_damaged', part, undefined, type);
-    doc.pkg.forget(part);
-  }
 }
 
 /** The document's default language as a locale filters can use (Word writes e.g. 'de-DE'; 'x-none' is none). */

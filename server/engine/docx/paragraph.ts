@@ -98,6 +98,9 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
     }
     items.push(para);
   });
+  const footnotes = ctx.doc.notes?.takeFootnotes();
+  const lastPara = items.findLast((item): item is Paragraph => item.type === 'paragraph');
+  if (footnotes && lastPara) lastPara.footnotes = footnotes;
   for (const block of arrangeFloats(builder.floats)) items.push(block);
   const sectPr = child(pPr, 'w:sectPr');
   if (sectPr) items.push({ type: 'sectionEnd', sectPr });
@@ -429,6 +432,21 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
           for (const c of r.children) if (typeof c !== 'string') readRunContent(ctx, c, style, builder);
         }
       }
+      break;
+    }
+    case 'w:footnoteReference':
+    case 'w:endnoteReference': {
+      const kind = node.name === 'w:footnoteReference' ? 'footnote' : 'endnote';
+      const mark = ctx.doc.notes?.reference(kind, node);
+      if (mark) pushText(builder, mark, style.vertAlign ? style : { ...style, vertAlign: 'superscript' });
+      // A note that cannot be found (no notes part, a damaged one, an unknown id) is reported.
+      if (mark === undefined) dropped(ctx.doc.warnings, ctx.part, node);
+      break;
+    }
+    case 'w:footnoteRef':
+    case 'w:endnoteRef': {
+      const mark = ctx.doc.notes?.current;
+      if (mark) pushText(builder, mark, style.vertAlign ? style : { ...style, vertAlign: 'superscript' });
       break;
     }
     // w:rPr, w:delText, comment references, w:lastRenderedPageBreak, w:softHyphen: nothing visible here (IGNORED);

@@ -134,6 +134,11 @@ export interface Paragraph {
   runs: Inline[];
   style?: ParagraphStyle;
   list?: ListInfo;
+  /**
+   * The footnotes this paragraph references, each its text (the number mark first), in reference order: drawn
+   * at the foot of the page the paragraph ends on. Read from .docx only (the .json template form has none).
+   */
+  footnotes?: Block[][];
 }
 
 export interface TableCell {

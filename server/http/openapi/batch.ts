@@ -1,8 +1,7 @@
 /**
  * /api/batch (docs/api.md, "Batches"; docs/batch.md): create from a rows file or a JSON array, one row's data,
  * progress, the page of batches, the failed rows (JSON or CSV), the outputs (zip, or one merged PDF), cancel,
- * delete. Its `extend` puts what batches add to documents on them: `batch_id` on a document (and `field` on a
- * batch row's `error`), the `batch_id` filter of GET /api/document, and the batch limits in GET /api/info.
+ * delete. Its `extend` puts what batches add to documents on them: `batch_id` on a document, the `batch_id` filter of GET /api/document, and the batch limits in GET /api/info.
  */
 import { CATALOGUE, type ErrorCode } from '../../errors/catalogue.js';
 import type { BatchStatus } from '../../store/batches.js';
@@ -346,13 +345,11 @@ export const batchArea: Area = {
     },
   },
   extend({ paths, schemas: all }) {
-    // A document a batch made says which (absent on the others, so they read exactly as before); its failure
-    // names the data field, when the renderer names one.
+    // A document a batch made says which (absent on the others, so they read exactly as before). Its `error`
+    // stays CONTRACT.md's {code, message}; the failed field is in the batch's errors list.
     for (const name of ['Document', 'DocumentListItem']) {
       const doc = all[name] as { properties: Record<string, Schema> };
       doc.properties.batch_id = { type: 'integer', minimum: 1, description: 'Extra: the batch that made it (POST /api/batch); only on such documents.' };
-      const failure = (doc.properties.error as { oneOf: Schema[] }).oneOf[1] as { properties: Record<string, Schema> };
-      failure.properties.field = { type: 'string', description: 'A batch row\'s document only: the data field it failed on, when the renderer names one.' };
     }
     paths['/api/document'].get!.parameters!.push(
       query('batch_id', "A batch's id: its documents (an id that is not a whole number matches nothing).", { type: 'string' }, '7'),

@@ -2,7 +2,7 @@
  * The body flow: places laid-out blocks on pages (as boxes, flow/boxes.ts), top to bottom, starting new pages
  * when the content box is full, for page breaks and for pageBreakBefore; keeps a heading with what follows
  * (keepWithNext), avoids a lone first or last line of a paragraph at a page edge, and records headings for the
- * outline.
+ * outline. Footnotes go to the foot of the page their paragraph ends on (flow/notes.ts), shortening its body.
  */
 import type { Emitter, FieldValues } from './emit.js';
 import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
@@ -10,6 +10,7 @@ import { paragraphHeight } from '../layout/blocks.js';
 import type { PageGeometry } from './section.js';
 import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
+import { footnotesOf, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
 
 export class BodyFlow {
@@ -18,6 +19,8 @@ export class BodyFlow {
   private atTop = true;
   /** This page was started because the previous one was full (space before is dropped at its top). */
   private overflowPage = false;
+  /** The footnotes of the open page. */
+  private readonly notes = new PageNotes();
 
   /** Starts the section on a new page. */
   constructor(
@@ -36,10 +39,16 @@ export class BodyFlow {
   }
 
   newPage(overflow = false): void {
+    this.finishPage();
     this.pages.start(this.geo.width, this.geo.height);
     this.y = this.geo.top;
     this.atTop = true;
     this.overflowPage = overflow;
+  }
+
+  /** Draws the open page's footnotes (at a page's end: before the next starts, and after the section's body). */
+  finishPage(): void {
+    if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
   }
 
   fields(): FieldValues {
@@ -66,21 +75,29 @@ export class BodyFlow {
         this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
           () => this.budget?.tick());
         this.atTop = false;
+        // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
+        this.notes.add(footnotesOf([b]));
       }
     });
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
+    this.finishPage();
+  }
+
+  /** The foot of the body on this page: above its footnotes. */
+  private get bottom(): number {
+    return this.geo.bottom - this.notes.height;
   }
 
   private get room(): number {
-    return this.geo.bottom - this.y;
+    return this.bottom - this.y;
   }
 
-  /** How many of `lines` fit from the current y (at least one at the top of a page). */
-  private fitting(lines: Line[], from: number, top: number): number {
+  /** How many of `lines` fit from the current y (at least one at the top of a page); `reserve` is kept free below. */
+  private fitting(lines: Line[], from: number, top: number, reserve = 0): number {
     let y = top;
     let n = 0;
     for (let i = from; i < lines.length; i++) {
-      if (y + lines[i].height > this.geo.bottom + 0.01) break;
+      if (y + lines[i].height > this.bottom - reserve + 0.01) break;
       y += lines[i].height;
       n++;
     }
@@ -103,6 +120,9 @@ export class BodyFlow {
     while (i < lines.length) {
       let n = this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
+      // The chunk that ends the paragraph brings its footnotes: they must fit below it on the same page.
+      const noteNeed = p.footnotes ? this.notes.need(p.footnotes) : 0;
+      if (noteNeed > 0 && n === remaining) n = this.fitting(lines, i, this.y, noteNeed);
       if (!this.atTop) {
         // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top.
         if (n === 1 && remaining > 1 && first) n = 0;
@@ -127,6 +147,7 @@ export class BodyFlow {
       this.atTop = false;
       first = false;
       i += n;
+      if (i === lines.length && p.footnotes) this.notes.add(p.footnotes);
       if (i < lines.length) this.newPage(true);
     }
     this.y += p.spaceAfter;

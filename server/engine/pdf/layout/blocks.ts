@@ -13,7 +13,13 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
   for (const block of blocks as Block[]) {
     if (!block || typeof block !== 'object') continue;
     ctx.budget?.tick();
-    if (block.type === 'paragraph') out.push(layoutParagraph(block, width, ctx));
+    if (block.type === 'paragraph') {
+      const laid = layoutParagraph(block, width, ctx);
+      if (Array.isArray(block.footnotes) && depth < MAX_TABLE_DEPTH) {
+        laid.footnotes = block.footnotes.flatMap((note) => layoutBlocks(note, width, ctx, depth + 1));
+      }
+      out.push(laid);
+    }
     else if (block.type === 'pageBreak') out.push({ kind: 'pageBreak' });
     else if (block.type === 'table') {
       if (depth >= MAX_TABLE_DEPTH) continue;

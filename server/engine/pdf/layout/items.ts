@@ -96,6 +96,8 @@ export interface LaidParagraph {
   heading: { level: number; title: string } | null;
   /** True when a line holds a page field (headers and footers are laid out again per page then). */
   hasFields: boolean;
+  /** The paragraph's footnotes, laid out at its width (flow/notes.ts places them at the page foot). */
+  footnotes?: LaidBlock[];
 }
 
 export interface LaidCell {
