@@ -13,36 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir, uploadTemplate, type Body } from './support.js';
 import { certificateCsv } from '../batch/fixtures.js';
+import { fill, tryMount } from '../helpers/tmpfs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function tryMount(dir: string, size: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'a');
-  try {
-    for (const size of [65536, 4096, 512, 1]) {
-      const chunk = Buffer.alloc(size, 0x61);
-      for (;;) {
-        try {
-          fs.writeSync(fd, chunk);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw err;
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 const mountPoint = tempDir('docloom-batch-full-');
 const mounted = tryMount(mountPoint, '48m');

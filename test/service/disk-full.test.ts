@@ -19,6 +19,7 @@ import { errorHandler } from '../../server/http/errors.js';
 import { DEFAULT_LIMITS } from '../../server/config.js';
 import { isNoSpace, NO_SPACE_MESSAGE } from '../../server/errors/storage.js';
 import { INVOICE_DATA, INVOICE_LINES, jsonTemplate, tempDir, type Body } from './support.js';
+import { fill, tryMount } from '../helpers/tmpfs.js';
 
 const NO_SPACE = { success: false, message: NO_SPACE_MESSAGE };
 
@@ -48,35 +49,6 @@ test('ENOSPC and EDQUOT, also as a cause, answer 507 with the one message (never
   assert.ok(isNoSpace(new AggregateError([new Error('x'), Object.assign(new Error('y'), { code: 'ENOSPC' })])));
   assert.ok(!isNoSpace(null) && !isNoSpace('ENOSPC') && !isNoSpace(new Error('ENOSPC')));
 });
-
-function tryMount(dir: string, size: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Appends to `file` until the file system is full (page by page, then byte by byte). */
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'a');
-  try {
-    for (const size of [65536, 4096, 512, 1]) {
-      const chunk = Buffer.alloc(size, 0x61);
-      for (;;) {
-        try {
-          fs.writeSync(fd, chunk);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw err;
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 interface Client {
   server: RunningServer;
