@@ -262,11 +262,16 @@ export class DocumentRepository {
       return undefined;
     }
     const shard = this.#shard(shardOf(id));
-    const round = Promise.all([this.#append(shard, { put: { ...doc, ...patch }, sha256: sums }), filesDurable]);
-    // A compaction waits for the whole round (files too), not just the line.
-    this.#track(shard, round);
+    // A compaction waits for the whole round — files, line, and the record in memory saying `completed` — before it
+    // snapshots. Tracked before the append, which may itself start a compaction: that one must wait for this round,
+    // or its snapshot (still `processing`) would replace the log holding the completed line (a crash run found it).
+    let settled!: () => void;
+    this.#track(shard, new Promise<void>((resolve) => (settled = resolve)));
+    const round = Promise.all([this.#append(shard, { put: { ...doc, ...patch }, sha256: sums }), filesDurable]).then(() => {
+      Object.assign(doc, patch);
+    });
+    round.then(settled, settled);
     await round;
-    Object.assign(doc, patch);
     return doc;
   }
 

@@ -265,3 +265,30 @@ test('record logs: a completion is one round; a restart finds it; a clean stop l
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('record logs: a completion whose line starts a compaction is in the snapshot that compaction writes', async () => {
+  const dir = tempDir();
+  try {
+    const store = await openStore(dir);
+    // 499 lines, so the completion's line is the 500th and starts a compaction (COMPACT_AT) while its files are
+    // still becoming durable.
+    for (let i = 0; i < 499; i++) {
+      const id = store.documents.nextId();
+      await store.documents.insert(documentRecord(id, { status: 'failed', size: null, pages: null }));
+    }
+    const id = store.documents.nextId();
+    await store.documents.insert(documentRecord(id, { status: 'processing', size: null, pages: null }), false);
+    const bytes = Buffer.from(`%PDF-1.7\n${id}\n%%EOF\n`);
+    const placed = await store.files.place(id, 'pdf', bytes);
+    const slowFiles = new Promise<void>((resolve) => setTimeout(resolve, 200)).then(() => placed.durable);
+    const done = await store.documents.complete(id, { status: 'completed', size: bytes.length, pages: 1 }, { output: placed.sha256 }, slowFiles);
+    assert.equal(done?.status, 'completed');
+    // Let the compaction finish, then read the disk as a start after a kill would (no clean stop).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const onDisk = recordsOnDisk(dir).find((d) => d.id === id);
+    assert.equal(onDisk?.status, 'completed', 'the acknowledged completion is on disk');
+    await store.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
