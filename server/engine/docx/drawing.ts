@@ -5,11 +5,14 @@
  * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
  * - EMF and WMF pictures are drawn as PNG (images/metafile.ts); one that cannot be drawn, or a picture over the
  *   pixel limit, becomes a light grey box of the same size, with a warning;
- * - charts, shapes without text, WordArt and images in other formats the renderer cannot draw are left out, each
+ * - charts become chart runs drawn from their cached values (chart.ts); a chart of a type not drawn is a framed
+ *   box with its title (chart_type_unsupported);
+ * - shapes without text, WordArt and images in other formats the renderer cannot draw are left out, each
  *   with a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
  * Nothing here throws on odd content: a drawing that cannot be read is not shown, and says so.
  */
-import type { Block, BorderLine, ImageRun, Paragraph } from '../model/types.js';
+import type { Block, BorderLine, ChartRun, ImageRun, Paragraph } from '../model/types.js';
+import { readChart } from './chart.js';
 import { encodePng } from '../images/png-encode.js';
 import { toDataUri } from '../images/sniff.js';
 import { shapeDecoration, vmlDecoration } from './decoration.js';
@@ -34,8 +37,8 @@ export interface FloatBox {
 }
 
 export interface DrawingOutput {
-  /** An inline picture: stays in the paragraph's runs. */
-  image?: ImageRun;
+  /** An inline picture or chart: stays in the paragraph's runs. */
+  image?: ImageRun | ChartRun;
   /** Content shown after the paragraph (text boxes, floating pictures, SmartArt text). */
   blocks: Block[];
   /** For floating content: its box, so floats side by side can stay side by side. */
@@ -137,8 +140,10 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   }
   if (uri.endsWith(URI_DIAGRAM)) return { blocks: smartArtBlocks(ctx, descendant(data, 'dgm:relIds'), width, height) };
   if (uri.endsWith(URI_CHART) || uri.endsWith('/chartex')) {
-    ctx.doc.warnings.add('chart_not_drawn', ctx.part, uri.endsWith(URI_CHART) ? 'c:chart' : 'cx:chart');
-    return { blocks: [] };
+    const chart = width && height ? chartRun(ctx, data, uri.endsWith(URI_CHART), width, height) : undefined;
+    if (!chart) return { blocks: [] };
+    if (!anchored) return { image: chart, blocks: [] };
+    return { blocks: [imageParagraph(ctx, chart, anchorAlign(frame, chart.width))], box: anchorBox(frame, chart.width, chart.height) };
   }
   // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
   const blocks = textBoxBlocks(ctx, data ?? frame);
@@ -216,8 +221,23 @@ function groupScale(data: XElement | undefined, width: number | undefined, heigh
   return { x: cx && width ? width / cx : 1, y: cy && height ? height / cy : 1 };
 }
 
-/** A paragraph holding one image, in the document's default paragraph style. */
-function imageParagraph(ctx: PartContext, image: ImageRun, align?: 'left' | 'center' | 'right'): Paragraph {
+/**
+ * A chart (docx/chart.ts), or for a chart whose part cannot be read a framed box (a chart of an unsupported kind);
+ * undefined with a `chart_not_drawn` warning when the part is missing. Office 2016's chartex charts (waterfall,
+ * funnel…) reach here only without a fallback picture (mc:AlternateContent chooses the picture when there is one).
+ */
+function chartRun(ctx: PartContext, data: XElement | undefined, classic: boolean, width: number, height: number): ChartRun | undefined {
+  if (classic) {
+    const chart = readChart(ctx, descendant(data, 'c:chart'), round2(width), round2(height));
+    if (!chart) ctx.doc.warnings.add('chart_not_drawn', ctx.part, 'c:chart');
+    return chart;
+  }
+  ctx.doc.warnings.add('chart_type_unsupported', ctx.part, 'cx:chart', 'chartex');
+  return { type: 'chart', width: round2(width), height: round2(height), chart: { categories: [], plots: [], unsupported: 'chartex' } };
+}
+
+/** A paragraph holding one image (or chart), in the document's default paragraph style. */
+function imageParagraph(ctx: PartContext, image: ImageRun | ChartRun, align?: 'left' | 'center' | 'right'): Paragraph {
   const base = ctx.doc.styles.paragraphStyle(undefined);
   const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined });
   if (align) style.align = align;

@@ -102,7 +102,123 @@ export interface FieldRun {
   style?: RunStyle;
 }
 
-export type Inline = TextRun | ImageRun | FieldRun;
+/**
+ * A chart drawn from the values its author's application saved with it (DOCX: the chart part's caches), as real
+ * text and vector shapes `width` × `height` points, inline like a picture. Read from .docx only.
+ */
+export interface ChartRun {
+  type: 'chart';
+  width: number;
+  height: number;
+  chart: Chart;
+}
+
+export type Inline = TextRun | ImageRun | FieldRun | ChartRun;
+
+/** Text of a chart part (title, axis labels, legend, data labels). */
+export interface ChartText {
+  font?: string;
+  /** Points. */
+  size?: number;
+  bold?: boolean;
+  italic?: boolean;
+  color?: string;
+}
+
+/** Which labels a series shows next to its points (Word's c:dLbls). */
+export interface ChartLabels {
+  value?: boolean;
+  percent?: boolean;
+  category?: boolean;
+  series?: boolean;
+  /** Where: 'outEnd' (beyond the bar or slice), 'inEnd', 'ctr', 'inBase', 't', 'b', 'l', 'r', 'bestFit'. */
+  position?: string;
+  /** Number format of the values (Excel's format code: 'General', '0.0', '0%'…). */
+  format?: string;
+  text?: ChartText;
+}
+
+export interface ChartSeries {
+  name: string;
+  /** Values by category index (null: no value there). */
+  values: Array<number | null>;
+  /** Scatter charts: the x value of each point. */
+  xValues?: Array<number | null>;
+  /** Fill (bars, areas, slices) or line colour (lines, scatter). */
+  color: string;
+  /** Per-point colours (pie slices, varied colours, c:dPt). */
+  pointColors?: Array<string | undefined>;
+  /** Line width in points (lines, scatter); 0 = no line. */
+  lineWidth?: number;
+  /** Marker drawn at each point (lines, scatter): its shape and size in points. */
+  marker?: { symbol: 'circle' | 'square' | 'diamond' | 'triangle' | 'x' | 'dash'; size: number; color: string };
+  /** The outline of bars and slices. */
+  outline?: string;
+  labels?: ChartLabels;
+}
+
+export interface ChartPlot {
+  kind: 'bar' | 'line' | 'area' | 'pie' | 'doughnut' | 'scatter';
+  /** Bars: true for horizontal bars (c:barDir bar), false for columns. */
+  horizontal?: boolean;
+  grouping?: 'clustered' | 'stacked' | 'percentStacked' | 'standard';
+  /** Bars: the gap between categories, as a percentage of a bar's width (default 150). */
+  gapWidth?: number;
+  /** Bars: overlap of the bars of one category, −100..100 (percent of a bar's width). */
+  overlap?: number;
+  /** Doughnuts: the hole's diameter as a percentage of the ring's (default 50). */
+  holeSize?: number;
+  /** Pies: the first slice's angle, degrees clockwise from 12 o'clock. */
+  firstSliceAngle?: number;
+  /** Plotted against the secondary value axis. */
+  secondary?: boolean;
+  series: ChartSeries[];
+}
+
+export interface ChartAxis {
+  /** Not shown (c:delete). */
+  hidden?: boolean;
+  title?: string;
+  min?: number;
+  max?: number;
+  majorUnit?: number;
+  /** Number format of the labels. */
+  format?: string;
+  gridlines?: string;
+  /** The axis line's colour; absent: no line. */
+  line?: string;
+  /** Largest value at the start (c:orientation maxMin). */
+  reversed?: boolean;
+  /** No tick labels (c:tickLblPos none). */
+  noLabels?: boolean;
+  /** Tick marks crossing or outside the axis line. */
+  ticks?: boolean;
+  text?: ChartText;
+}
+
+export interface Chart {
+  title?: string;
+  titleText?: ChartText;
+  /** Category names (the x of bar, line and area charts; slice names of pies). */
+  categories: string[];
+  plots: ChartPlot[];
+  categoryAxis?: ChartAxis;
+  valueAxis?: ChartAxis;
+  /** Scatter charts: the horizontal value axis. */
+  xAxis?: ChartAxis;
+  /** The value axis of plots drawn against a second scale (combination charts), on the right. */
+  secondaryAxis?: ChartAxis;
+  legend?: { position: 't' | 'b' | 'l' | 'r' | 'tr'; text?: ChartText; hidden?: number[] };
+  /** Where points fall on the category axis: on the category's middle ('between') or its edges ('midCat'). */
+  crossBetween?: 'between' | 'midCat';
+  /** Default text of the chart. */
+  text?: ChartText;
+  /** The chart area's fill and outline. */
+  fill?: string;
+  border?: string;
+  /** Set for a chart whose type is not drawn: only its frame and title are (its name, e.g. 'radar'). */
+  unsupported?: string;
+}
 
 /**
  * List number formats: Word's w:numFmt values the renderer writes (engine/pdf/layout/number-formats.ts). The DOCX

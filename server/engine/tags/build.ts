@@ -206,7 +206,7 @@ function styleProp(style: RunStyle | undefined): { style?: RunStyle } {
  */
 function styleAt(info: ParaInfo, tok: TagTok): RunStyle | undefined {
   const found = info.para.runs[runIndexAt(info, tok.nameAt)];
-  return found && found.type !== 'image' ? found.style : undefined;
+  return found && (found.type === 'text' || found.type === 'field') ? found.style : undefined;
 }
 
 function runIndexAt(info: ParaInfo, offset: number): number {

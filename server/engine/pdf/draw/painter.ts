@@ -7,7 +7,7 @@ import type { jsPDF } from 'jspdf';
 import type { DocumentFonts } from '../fonts/embed.js';
 import type { Face } from '../fonts/faces.js';
 import type { Rgb } from '../layout/color.js';
-import type { Bookmark, Box, LaidPage, PageCountBox } from '../flow/boxes.js';
+import type { Bookmark, Box, LaidPage, PageCountBox, PathBox } from '../flow/boxes.js';
 import { drawImage } from './image.js';
 
 function sameRgb(a: Rgb, b: Rgb | null): boolean {
@@ -95,7 +95,7 @@ export class Painter {
     for (const b of boxes) {
       switch (b.kind) {
         case 'text':
-          this.text(b.text, b.face, b.size, b.color, b.x, b.y);
+          this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
           break;
         case 'fill':
           if (!(b.w > 0) || !(b.h > 0)) break;
@@ -117,6 +117,9 @@ export class Painter {
           break;
         case 'pageCount':
           this.pageCounts.push({ page, box: b });
+          break;
+        case 'path':
+          this.path(b);
           break;
       }
     }
@@ -144,7 +147,22 @@ export class Painter {
     }
   }
 
-  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number): void {
+  /** A polygon or polyline, as jsPDF's relative segments from its first point. */
+  private path(b: PathBox): void {
+    const p = b.points;
+    if (p.length < 4 || (!b.fill && !b.stroke)) return;
+    const segments: number[][] = [];
+    for (let i = 2; i + 1 < p.length; i += 2) segments.push([p[i] - p[i - 2], p[i + 1] - p[i - 1]]);
+    if (b.fill) {
+      this.doc.setFillColor(b.fill[0], b.fill[1], b.fill[2]);
+    }
+    if (b.stroke) this.stroke(b.stroke, b.width);
+    const style = b.fill && b.closed ? (b.stroke ? 'FD' : 'F') : 'S';
+    if (style === 'S' && !b.stroke) return;
+    this.doc.lines(segments, p[0], p[1], [1, 1], style, b.closed);
+  }
+
+  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number): void {
     text = this.fonts.drawable(face, text);
     if (!text) return;
     if (face !== this.face) {
@@ -161,6 +179,6 @@ export class Painter {
       this.color = rgb;
     }
     // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
-    this.doc.text(text, x, baseline, TEXT_OPTIONS);
+    this.doc.text(text, x, baseline, angle ? { ...TEXT_OPTIONS, angle } : TEXT_OPTIONS);
   }
 }

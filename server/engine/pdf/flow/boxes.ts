@@ -18,6 +18,8 @@ export interface TextBox {
   face: Face;
   size: number;
   color: Rgb;
+  /** Rotation in degrees counter-clockwise around (x, y) (a chart's vertical axis title); absent: upright. */
+  angle?: number;
 }
 
 /** A filled rectangle (cell and paragraph shading, highlight, page background). */
@@ -87,7 +89,20 @@ export interface PageCountBox {
   strike: boolean;
 }
 
-export type Box = TextBox | FillBox | LineBox | FrameBox | ImageBox | LinkBox | PageCountBox;
+/**
+ * A polygon or polyline (charts: slices, areas, series lines, markers): `points` as x0, y0, x1, y1…; filled
+ * and/or stroked. An open path (`closed` false) is only stroked.
+ */
+export interface PathBox {
+  kind: 'path';
+  points: number[];
+  closed: boolean;
+  fill: Rgb | null;
+  stroke: Rgb | null;
+  width: number;
+}
+
+export type Box = TextBox | FillBox | LineBox | FrameBox | ImageBox | LinkBox | PageCountBox | PathBox;
 
 /** An outline (bookmark) entry starting on a page. */
 export interface Bookmark {

@@ -19,6 +19,18 @@ function same(a: BorderLine, b: BorderLine): boolean {
   return a === b || (a.width === b.width && a.color === b.color && (a.style ?? 'single') === (b.style ?? 'single'));
 }
 
+/** A box of a chart (laid out at the origin) placed at (dx, dy). */
+function moved(b: Box, dx: number, dy: number): Box {
+  switch (b.kind) {
+    case 'line':
+      return { ...b, x1: b.x1 + dx, y1: b.y1 + dy, x2: b.x2 + dx, y2: b.y2 + dy };
+    case 'path':
+      return { ...b, points: b.points.map((v, i) => v + (i % 2 === 0 ? dx : dy)) };
+    default:
+      return { ...b, x: b.x + dx, y: b.y + dy };
+  }
+}
+
 export class Emitter {
   /** Where boxes go: the boxes of the page being filled (set by the flow as pages start). */
   out: Box[] = [];
@@ -105,6 +117,9 @@ export class Emitter {
       }
       case 'image':
         this.out.push({ kind: 'image', x, y: baseline - it.height, w: it.width, h: it.height, image: it.image });
+        return;
+      case 'chart':
+        for (const b of it.boxes) this.out.push(moved(b, x, baseline - it.height));
         return;
       case 'field': {
         if (it.field === 'pages' && fields.pages === null) {

@@ -7,6 +7,7 @@ import type { Face } from '../fonts/faces.js';
 import type { Rgb } from './color.js';
 import type { BorderLine, Paragraph } from '../../model/types.js';
 import type { PreparedImage } from '../images.js';
+import type { Box } from '../flow/boxes.js';
 
 /** A run style resolved for drawing. */
 export interface Fmt {
@@ -43,6 +44,15 @@ export interface ImageItem {
   fmt: Fmt | null;
 }
 
+/** A chart: its boxes (flow/boxes.ts) relative to its top-left corner, laid out once (layout/chart.ts). */
+export interface ChartItem {
+  kind: 'chart';
+  x: number;
+  width: number;
+  height: number;
+  boxes: Box[];
+}
+
 /** A page number or page count: its text is known only when the page is drawn. */
 export interface FieldItem {
   kind: 'field';
@@ -63,7 +73,7 @@ export interface GapItem {
   fmt: Fmt;
 }
 
-export type Item = TextItem | ImageItem | FieldItem | GapItem;
+export type Item = TextItem | ImageItem | FieldItem | GapItem | ChartItem;
 
 export interface Line {
   /** Distance from the top of the line to its baseline. */

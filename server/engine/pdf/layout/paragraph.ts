@@ -9,7 +9,9 @@
  * physical positions (visual order, alignment) when a line is finished.
  */
 import type { RenderBudget } from '../budget.js';
-import type { Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
+import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
+import type { Box } from '../flow/boxes.js';
+import { layoutChart } from './chart.js';
 import { familyFor, variantOf } from '../fonts/families.js';
 import type { Face } from '../fonts/faces.js';
 import { primaryFace, splitByFace } from '../fonts/resolve.js';
@@ -78,6 +80,12 @@ interface ImageSeg {
   height: number;
   fmt: Fmt | null;
 }
+interface ChartSeg {
+  kind: 'chart';
+  boxes: Box[];
+  width: number;
+  height: number;
+}
 interface FieldSeg {
   kind: 'field';
   field: 'page' | 'pages';
@@ -85,7 +93,7 @@ interface FieldSeg {
   fmt: Fmt;
   width: number;
 }
-type Seg = TextSeg | ImageSeg | FieldSeg;
+type Seg = TextSeg | ImageSeg | FieldSeg | ChartSeg;
 
 type Unit =
   | { t: 'word'; segs: Seg[]; width: number }
@@ -246,6 +254,8 @@ function segToItem(seg: Seg, x: number): Item {
       return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt };
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
+    case 'chart':
+      return { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes };
   }
 }
 
@@ -484,7 +494,7 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   let textAsc = 0;
   let textDesc = 0;
   for (const it of items) {
-    if (it.kind === 'image') {
+    if (it.kind === 'image' || it.kind === 'chart') {
       asc = Math.max(asc, it.height);
       continue;
     }
@@ -685,6 +695,17 @@ function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt 
   return { kind: 'image', image, width: w, height: h, fmt };
 }
 
+/** A chart laid out at its size (scaled down, like a picture, when it is larger than the page's content area). */
+function chartSeg(run: ChartRun, ctx: LayoutContext): ChartSeg | null {
+  let w = num(run.width, 0);
+  let h = num(run.height, 0);
+  if (!(w > 1) || !(h > 1) || !run.chart || typeof run.chart !== 'object') return null;
+  const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
+  w *= scale;
+  h *= scale;
+  return { kind: 'chart', boxes: layoutChart(run.chart, w, h, ctx.fonts), width: w, height: h };
+}
+
 function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins'], linePitch: number | undefined): ParaGeometry {
   const level = list ? Math.max(0, Math.min(8, Math.floor(num(list.level, 0)))) : 0;
   let indentLeft = num(style.indentLeft, list ? 36 * (level + 1) : 0);
@@ -770,6 +791,9 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
     } else if (run.type === 'image') {
       const seg = imageSeg(run, null, ctx);
+      if (seg) builder.object(seg);
+    } else if (run.type === 'chart') {
+      const seg = chartSeg(run, ctx);
       if (seg) builder.object(seg);
     }
   }

@@ -1,0 +1,130 @@
+/**
+ * Charts drawn from the values saved in their chart parts (docx/chart.ts → pdf/layout/chart*.ts): the title,
+ * axis labels, category names, legend and data labels are real text in the PDF (pdftotext finds them), on corpus
+ * files nobody here wrote and on a small built chart; a pie's slices are drawn as one filled path per value with
+ * its own colour and a sweep proportional to it; a chart type not drawn is a framed box with a warning.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileTemplate, renderPdf, type ImportWarning } from '../../server/engine/index.js';
+import type { PathBox } from '../../server/engine/pdf/flow/boxes.js';
+import { docxPages } from '../engine/pdf/boxes.js';
+import { pdfText, squash } from '../helpers/pdf.js';
+import { buildDocx, p } from './build-docx.js';
+
+const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
+const DELIMITERS = ['\u0001<<', '>>\u0001'] as const;
+const corpusFile = (name: string): string => path.join(CORPUS, name);
+const hasCorpus = (name: string): string | false => (fs.existsSync(corpusFile(name)) ? false : `no corpus file ${name}`);
+
+async function render(bytes: Uint8Array): Promise<{ text: string; warnings: ImportWarning[] }> {
+  const result = compileTemplate({ kind: 'docx', bytes, delimiters: DELIMITERS });
+  assert.ok(result.ok, JSON.stringify(result));
+  const pdf = (await renderPdf(result.template, {})).bytes;
+  return { text: squash(pdfText(pdf)), warnings: result.warnings };
+}
+
+test('aspose Combo chart: title, categories, series names in the legend and both value axes are PDF text', { skip: hasCorpus('aspose__Combo_chart.docx') }, async () => {
+  const { text, warnings } = await render(fs.readFileSync(corpusFile('aspose__Combo_chart.docx')));
+  for (const word of ['Combo Chart', 'Category 1', 'Category 2', 'Category 3', 'Category 4', 'Series 1', 'Series 2', 'Series 3']) {
+    assert.ok(text.includes(word), `"${word}" missing from: ${text}`);
+  }
+  // The bars' axis (0–5) on the left, the line's secondary axis (0–6) on the right.
+  assert.match(text, /5 6/);
+  assert.deepEqual(warnings.filter((w) => w.code.startsWith('chart')), []);
+});
+
+test('poi-tl reference charts: CJK categories, pie percentages and legends; the radar chart is a framed box with a warning', { skip: hasCorpus('poitl__reference_chart.docx') }, async () => {
+  const { text, warnings } = await render(fs.readFileSync(corpusFile('poitl__reference_chart.docx')));
+  for (const word of ['类别 1', '类别 4', '系列 3', '销售', '第一季度', '第四季度', '59%', '23%', 'Chart Title']) {
+    assert.ok(text.includes(word), `"${word}" missing`);
+  }
+  const radar = warnings.find((w) => w.code === 'chart_type_unsupported');
+  assert.ok(radar, JSON.stringify(warnings));
+  assert.equal(radar.location.part, 'word/charts/chart5.xml');
+  assert.match(radar.message, /radar/);
+});
+
+const C_NS = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+const strCache = (values: string[]): string =>
+  `<c:strRef><c:f>S!A1</c:f><c:strCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}</c:strCache></c:strRef>`;
+const numCache = (values: number[]): string =>
+  `<c:numRef><c:f>S!B1</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}</c:numCache></c:numRef>`;
+
+/** A .docx holding one inline chart (400 × 250 pt) whose plot area is `plot`. */
+function chartDocx(plot: string, extra = ''): Uint8Array {
+  const drawing = `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${400 * 12700}" cy="${250 * 12700}"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  const chart = `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace ${C_NS}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Fruit sold</a:t></a:r></a:p></c:rich></c:tx></c:title><c:autoTitleDeleted val="0"/><c:plotArea>${plot}</c:plotArea><c:legend><c:legendPos val="r"/></c:legend>${extra}</c:chart></c:chartSpace>`;
+  return buildDocx({
+    body: p('Before the chart') + drawing + p('After the chart'),
+    rels: { rIdChart: ['chart', 'charts/chart1.xml'] },
+    extra: { 'word/charts/chart1.xml': chart },
+  });
+}
+
+const PIE = `<c:pieChart><c:varyColors val="1"/><c:ser><c:idx val="0"/><c:order val="0"/><c:tx>${strCache(['Sold'])}</c:tx><c:dLbls><c:showVal val="0"/><c:showCatName val="0"/><c:showSerName val="0"/><c:showPercent val="1"/></c:dLbls><c:cat>${strCache(['Apples', 'Pears', 'Plums'])}</c:cat><c:val>${numCache([50, 30, 20])}</c:val></c:ser><c:firstSliceAng val="0"/></c:pieChart>`;
+
+test('a built pie chart: one filled slice per value, sweeps 50/30/20 %, percentages and legend as text', async () => {
+  const bytes = chartDocx(PIE);
+  const { text, warnings } = await render(bytes);
+  for (const word of ['Fruit sold', 'Apples', 'Pears', 'Plums', '50%', '30%', '20%', 'Before the chart', 'After the chart']) {
+    assert.ok(text.includes(word), `"${word}" missing from: ${text}`);
+  }
+  assert.deepEqual(warnings, []);
+
+  const pages = await docxPages(bytes);
+  const slices = pages[0].boxes.filter((b): b is PathBox => b.kind === 'path' && b.closed && b.fill !== null);
+  assert.equal(slices.length, 3, 'one slice per value');
+  assert.equal(new Set(slices.map((s) => s.fill!.join(','))).size, 3, 'each slice its own colour');
+  // A slice is the centre, then its arc: the arc's angle is its share of 360°.
+  const sweeps = slices.map((s) => {
+    const [cx, cy] = s.points;
+    const angle = (i: number): number => Math.atan2(s.points[i] - cx, cy - s.points[i + 1]);
+    let sweep = angle(s.points.length - 2) - angle(2);
+    if (sweep <= 0) sweep += 2 * Math.PI;
+    return Math.round((sweep / (2 * Math.PI)) * 100);
+  });
+  assert.deepEqual(sweeps, [50, 30, 20]);
+});
+
+test('a built stacked column chart: value axis ticks, category names, data labels; stacks end at the sums', async () => {
+  const ser = (i: number, name: string, values: number[]): string =>
+    `<c:ser><c:idx val="${i}"/><c:order val="${i}"/><c:tx>${strCache([name])}</c:tx><c:cat>${strCache(['North', 'South'])}</c:cat><c:val>${numCache(values)}</c:val></c:ser>`;
+  const plot = `<c:barChart><c:barDir val="col"/><c:grouping val="stacked"/>${ser(0, 'Cherries', [2, 3])}${ser(1, 'Grapes', [4, 1])}<c:dLbls><c:showVal val="1"/></c:dLbls><c:gapWidth val="100"/><c:overlap val="100"/><c:axId val="1"/><c:axId val="2"/></c:barChart><c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:crossAx val="1"/><c:crossBetween val="between"/></c:valAx>`;
+  const bytes = chartDocx(plot);
+  const { text } = await render(bytes);
+  for (const word of ['North', 'South', 'Cherries', 'Grapes', 'Fruit sold']) assert.ok(text.includes(word), `"${word}" missing from: ${text}`);
+  const pages = await docxPages(bytes);
+  const texts = pages[0].boxes.filter((b) => b.kind === 'text').map((b) => (b.kind === 'text' ? b.text : ''));
+  // Axis 0..7 (sums 6 and 4, with headroom), data labels 2, 4, 3, 1.
+  for (const tick of ['0', '1', '2', '3', '4', '5', '6', '7']) assert.ok(texts.includes(tick), `tick ${tick} missing: ${texts.join('|')}`);
+  // Four bars; North's stack (2 + 4) is 1.5 × as tall as South's (3 + 1).
+  const bars = pages[0].boxes.filter((b) => b.kind === 'fill' && b.w > 20 && b.w < 200);
+  assert.equal(bars.length, 4, JSON.stringify(bars));
+  const north = bars.filter((b) => b.kind === 'fill' && b.x === (bars[0].kind === 'fill' ? bars[0].x : 0));
+  const height = (list: typeof bars): number => list.reduce((a, b) => a + (b.kind === 'fill' ? b.h : 0), 0);
+  const south = bars.filter((b) => !north.includes(b));
+  assert.ok(Math.abs(height(north) / height(south) - 1.5) < 0.01, `${height(north)} vs ${height(south)}`);
+});
+
+test('a chart type not drawn is a framed box of its size with its title, and a chart_type_unsupported warning', async () => {
+  const radar = `<c:radarChart><c:radarStyle val="marker"/><c:ser><c:idx val="0"/><c:order val="0"/><c:cat>${strCache(['A', 'B', 'C'])}</c:cat><c:val>${numCache([1, 2, 3])}</c:val></c:ser></c:radarChart>`;
+  const bytes = chartDocx(radar);
+  const { text, warnings } = await render(bytes);
+  assert.ok(text.includes('Fruit sold'));
+  assert.deepEqual(warnings.map((w) => [w.code, w.location.part]), [['chart_type_unsupported', 'word/charts/chart1.xml']]);
+  const pages = await docxPages(bytes);
+  const frame = pages[0].boxes.find((b) => b.kind === 'frame');
+  assert.ok(frame && frame.kind === 'frame' && Math.round(frame.w) === 400 && Math.round(frame.h) === 250, JSON.stringify(frame));
+});
+
+test('a chart whose part is missing is left out with chart_not_drawn; the text around it stays', async () => {
+  const bytes = buildDocx({
+    body: p('Before') + `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="1270000" cy="1270000"/><wp:docPr id="1" name="C"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdGone"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>` + p('After'),
+  });
+  const { text, warnings } = await render(bytes);
+  assert.ok(text.includes('Before') && text.includes('After'));
+  assert.deepEqual(warnings.map((w) => w.code), ['chart_not_drawn']);
+});
