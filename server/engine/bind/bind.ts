@@ -66,6 +66,7 @@ export async function bindTemplate(compiled: CompiledTemplate, data: unknown, op
     if (header) bound.header = header;
     if (footer) bound.footer = footer;
     if (section.titlePage !== undefined) bound.titlePage = section.titlePage;
+    if (section.continuous === true) bound.continuous = true;
     return bound;
   });
   if (ctx.images.size > 0) await ctx.images.settle();

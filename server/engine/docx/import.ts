@@ -77,16 +77,17 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   let pending: Block[] = [];
   const closeSection = (sectPr: XElement | undefined): void => {
     refs = sectionReferences(doc, sectPr, refs);
-    const cols = child(sectPr, 'w:cols');
-    const columns = Math.max(Number(cols?.attrs['w:num'] ?? 1) || 1, children(cols, 'w:col').length);
-    if (columns > 1) warnings.add('columns_not_drawn', main, 'w:cols', String(columns));
     const previous = sections[sections.length - 1];
-    if (previous && !startsNewPage(sectPr)) {
-      // A continuous section break keeps flowing on the same page: one model section.
+    const page = pageSetup(sectPr);
+    const sameColumns = JSON.stringify(previous?.page.columns) === JSON.stringify(page.columns);
+    if (previous && !startsNewPage(sectPr) && sameColumns) {
+      // A continuous section break with nothing changing that the flow sees: one model section.
       for (const block of pending) previous.body.push(block);
     } else {
       const first = titlePage(sectPr);
-      const section: Section = { page: pageSetup(sectPr), body: pending };
+      const section: Section = { page, body: pending };
+      // A continuous section with other columns goes on below the one before, on its page.
+      if (previous && !startsNewPage(sectPr)) section.continuous = true;
       const header = headerFooters.set(refs.header, first, evenAndOdd);
       const footer = headerFooters.set(refs.footer, first, evenAndOdd);
       if (header) section.header = header;

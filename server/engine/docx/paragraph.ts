@@ -21,6 +21,8 @@ interface Builder {
   segments: Inline[][];
   /** Content that floats in the paragraph (text boxes, floating pictures…), placed after it. */
   floats: Array<{ blocks: Block[]; box?: FloatBox }>;
+  /** Segments that start after a column break rather than a page break. */
+  columnBreaks?: Set<number>;
 }
 
 interface InlineState {
@@ -82,7 +84,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   if (onlyAnchors) builder.segments = [];
   const last = builder.segments.length - 1;
   builder.segments.forEach((segment, index) => {
-    if (index > 0) items.push({ type: 'pageBreak' });
+    if (index > 0) items.push(builder.columnBreaks?.has(index) ? { type: 'pageBreak', column: true } : { type: 'pageBreak' });
     // A paragraph that starts with its page break is simply a paragraph on the next page.
     if (index === 0 && segment.length === 0 && last > 0) return;
     // A page break that ends its paragraph keeps the paragraph mark on its own page (Word 2013 and later): the
@@ -391,7 +393,10 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
       break;
     case 'w:br': {
       const type = node.attrs['w:type'];
-      if (type === 'page') builder.segments.push([]);
+      if (type === 'page' || type === 'column') {
+        builder.segments.push([]);
+        if (type === 'column') (builder.columnBreaks ??= new Set()).add(builder.segments.length - 1);
+      }
       else pushText(builder, '\n', style);
       break;
     }

@@ -3,7 +3,7 @@
  * Word lets a section inherit each header/footer kind from the section before it; the first-page kind is
  * used only with w:titlePg, the even-page kind only when settings.xml turns on w:evenAndOddHeaders.
  */
-import type { Block, HeaderFooterSet, PageSetup } from '../model/types.js';
+import type { Block, Columns, HeaderFooterSet, PageSetup } from '../model/types.js';
 import { createPartContext } from './blocks.js';
 import { isBlock, type DocContext } from './context.js';
 import { onOff, round2, twips } from './units.js';
@@ -36,11 +36,29 @@ export function pageSetup(sectPr: XElement | undefined): PageSetup {
     headerDistance: round2(m('w:header', 36)),
     footerDistance: round2(m('w:footer', 36)),
   };
+  const columns = readColumns(child(sectPr, 'w:cols'));
+  if (columns) setup.columns = columns;
   // Only a grid of lines snaps lines ('default' has none); a pitch below 1 pt is no grid.
   if ((gridType === 'lines' || gridType === 'linesAndChars' || gridType === 'snapToChars') && pitch !== undefined && pitch >= 1 && pitch <= 720) {
     setup.linePitch = round2(pitch);
   }
   return setup;
+}
+
+/** Newspaper columns (w:cols): count, spacing (default 0.5 inch), unequal widths (w:col), separator (w:sep). */
+export function readColumns(cols: XElement | undefined): Columns | undefined {
+  if (!cols) return undefined;
+  const own = children(cols, 'w:col');
+  const equal = cols.attrs['w:equalWidth'] === undefined ? own.length === 0 : onOff(cols.attrs['w:equalWidth']);
+  const count = Math.min(45, equal ? Math.floor(Number(cols.attrs['w:num'] ?? 1)) || 1 : own.length);
+  if (count < 2) return undefined;
+  const columns: Columns = { count, space: round2(Math.max(0, twips(cols.attrs['w:space']) ?? 36)) };
+  if (!equal) {
+    columns.widths = own.map((c) => round2(Math.max(1, twips(c.attrs['w:w']) ?? 1)));
+    columns.spaces = own.map((c) => round2(Math.max(0, twips(c.attrs['w:space']) ?? 0)));
+  }
+  if (cols.attrs['w:sep'] !== undefined && onOff(cols.attrs['w:sep'])) columns.separator = true;
+  return columns;
 }
 
 /** How a section starts: a continuous section flows on the same page as the one before it. */

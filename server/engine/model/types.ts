@@ -321,6 +321,8 @@ export interface Table {
 
 export interface PageBreak {
   type: 'pageBreak';
+  /** A column break (Word's w:br w:type="column"): the next column, or the next page after the last column. */
+  column?: boolean;
 }
 
 export type Block = Paragraph | Table | PageBreak;
@@ -337,6 +339,20 @@ export interface PageSetup {
    * line of the body takes a whole number of pitches.
    */
   linePitch?: number;
+  /** Newspaper columns (Word's w:cols): the body fills column 1, then 2… on each page. */
+  columns?: Columns;
+}
+
+export interface Columns {
+  /** 2 or more. */
+  count: number;
+  /** Space between columns (points); `widths`/`spaces` win when given. */
+  space: number;
+  /** Unequal columns (w:equalWidth off): each column's width and the space after it (points). */
+  widths?: number[];
+  spaces?: number[];
+  /** A vertical line between columns (w:sep). */
+  separator?: boolean;
 }
 
 export interface HeaderFooterSet {
@@ -352,6 +368,11 @@ export interface Section {
   footer?: HeaderFooterSet;
   /** Use the `first` header/footer on the section's first page. */
   titlePage?: boolean;
+  /**
+   * The section starts on the page where the one before it ends (Word's continuous section break), below its
+   * content; its page size and headers are those of that page. The one before it balances its columns.
+   */
+  continuous?: boolean;
 }
 
 export interface DocMetadata {

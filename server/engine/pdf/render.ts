@@ -10,7 +10,7 @@
  *   5. metadata, output.
  */
 import { jsPDF } from 'jspdf';
-import type { Block, DocMetadata, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
+import type { Block, DocMetadata, PageSetup, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
 import { EngineError } from '../errors.js';
 import { DocumentFonts } from './fonts/embed.js';
 import { ListCounters } from './layout/lists.js';
@@ -22,6 +22,7 @@ import type { LaidBlock } from './layout/items.js';
 import { Painter } from './draw/painter.js';
 import { drawWatermark } from './draw/watermark.js';
 import { BodyFlow } from './flow/body.js';
+import { columnSet, type ColumnSet } from './flow/columns.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
 import type { LaidPage } from './flow/boxes.js';
@@ -55,6 +56,8 @@ interface LaidSection {
   /** Header/footer layouts by their source block list (laid out once with placeholder page numbers). */
   parts: Map<Block[], LaidHeaderFooter>;
   ctx: LayoutContext;
+  /** Newspaper columns of the body (null: one column). */
+  columns: ColumnSet | null;
 }
 
 const FIELD_PLACEHOLDER = '000';
@@ -129,8 +132,12 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   };
   // The document grid snaps the body's lines (also in its tables), not those of headers and footers.
   const pitch = asObject<{ linePitch?: unknown }>(section.page)?.linePitch;
-  const body = layoutBlocks(section.body, width, typeof pitch === 'number' && pitch > 0 ? { ...ctx, linePitch: pitch } : ctx);
-  return { section, geo, body, parts, ctx };
+  // In columns the body is laid out at a column's width (the narrowest, when they differ).
+  const columns = columnSet(asObject<PageSetup>(section.page)?.columns, width);
+  const bodyWidth = columns ? Math.min(...columns.width) : width;
+  const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
+  const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
+  return { section, geo, body, parts, ctx, columns };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -177,11 +184,18 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   const emitter = new Emitter();
   const pages = new PageSequence(emitter, onPage, budget);
   const sectionStarts: number[] = [];
-  for (const ls of laid) {
-    const flow = new BodyFlow(emitter, pages, ls.geo, budget);
+  let endY: number | undefined;
+  laid.forEach((ls, i) => {
+    const options = {
+      columns: ls.columns,
+      continueAt: ls.section.continuous === true ? endY : undefined,
+      balance: laid[i + 1]?.section.continuous === true,
+    };
+    const flow = new BodyFlow(emitter, pages, ls.geo, budget, options);
     sectionStarts.push(flow.page);
     flow.blocks(ls.body);
-  }
+    endY = flow.endY;
+  });
   pages.close();
   return sectionStarts;
 }

@@ -52,6 +52,7 @@ export function compileTags(model: TemplateModel, delimiters: Delimiters): { tem
     if (header) compiled.header = header;
     if (footer) compiled.footer = footer;
     if (section.titlePage !== undefined) compiled.titlePage = section.titlePage;
+    if (section.continuous === true) compiled.continuous = true;
     return compiled;
   });
   const ok = errors.length === 0;

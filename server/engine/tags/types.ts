@@ -101,6 +101,7 @@ export interface CSection {
   header?: CPartSet;
   footer?: CPartSet;
   titlePage?: boolean;
+  continuous?: boolean;
 }
 
 export interface CompiledTemplate {

@@ -3,6 +3,9 @@
  * when the content box is full, for page breaks and for pageBreakBefore; keeps a heading with what follows
  * (keepWithNext), avoids a lone first or last line of a paragraph at a page edge, and records headings for the
  * outline. Footnotes go to the foot of the page their paragraph ends on (flow/notes.ts), shortening its body.
+ * A section in newspaper columns (flow/columns.ts) fills column 1, then 2… of each page (a column break moves on
+ * to the next one), draws the line between them when asked, and evens them out when the section ends in a
+ * continuous section break; a continuous section starts below the one before it, on its page.
  */
 import type { Emitter, FieldValues } from './emit.js';
 import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
@@ -12,6 +15,18 @@ import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
 import { footnotesOf, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
+import { balancedHeight, type ColumnSet } from './columns.js';
+
+export interface FlowOptions {
+  /** The section's columns (null: one). */
+  columns?: ColumnSet | null;
+  /** A continuous section: starts at this y on the open page instead of on a new page. */
+  continueAt?: number;
+  /** Even out the columns (the section ends in a continuous section break). */
+  balance?: boolean;
+}
+
+const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
 
 export class BodyFlow {
   private y: number;
@@ -21,6 +36,13 @@ export class BodyFlow {
   private overflowPage = false;
   /** The footnotes of the open page. */
   private readonly notes = new PageNotes();
+  private readonly columns: ColumnSet | null;
+  /** The column being filled, where the columns start on this page, and the lowest y each has reached. */
+  private col = 0;
+  private colTop: number;
+  private colEnds: number[] = [];
+  /** The balanced columns' foot on this page (all but the last column stop there); null: the page's foot. */
+  private limit: number | null = null;
 
   /** Starts the section on a new page. */
   constructor(
@@ -29,9 +51,25 @@ export class BodyFlow {
     private readonly geo: PageGeometry,
     /** The render's limits: time checked per block and table row. */
     private readonly budget?: RenderBudget,
+    private readonly options: FlowOptions = {},
   ) {
+    this.columns = options.columns ?? null;
     this.y = geo.top;
-    this.newPage();
+    this.colTop = geo.top;
+    if (options.continueAt !== undefined && pages.number > 0) {
+      this.y = this.colTop = Math.min(options.continueAt, geo.bottom);
+      this.atTop = false;
+    } else this.newPage();
+  }
+
+  /** Left edge of the column being filled. */
+  private get left(): number {
+    return this.geo.left + (this.columns ? this.columns.x[this.col] : 0);
+  }
+
+  /** The lowest y the body reached on the open page (the next continuous section starts there). */
+  get endY(): number {
+    return Math.max(this.y, ...this.colEnds);
   }
 
   get page(): number {
@@ -41,13 +79,44 @@ export class BodyFlow {
   newPage(overflow = false): void {
     this.finishPage();
     this.pages.start(this.geo.width, this.geo.height);
-    this.y = this.geo.top;
+    this.y = this.colTop = this.geo.top;
+    this.col = 0;
+    this.colEnds = [];
+    this.limit = null;
     this.atTop = true;
     this.overflowPage = overflow;
   }
 
+  /** Goes on in the next column, or on the next page after the last one. */
+  private nextColumn(): void {
+    if (!this.columns || this.col >= this.columns.x.length - 1) {
+      this.newPage(true);
+      return;
+    }
+    this.colEnds[this.col] = this.y;
+    this.col++;
+    this.y = this.colTop;
+    this.atTop = true;
+    this.overflowPage = true;
+  }
+
+  /** The line between columns, as long as the longest column on this page (w:sep). */
+  private separators(): void {
+    const c = this.columns;
+    if (!c?.separator || this.pages.number === 0) return;
+    const ends = [...this.colEnds];
+    ends[this.col] = this.y;
+    const foot = Math.max(...ends.filter((v) => v !== undefined));
+    if (!(foot > this.colTop + 1)) return;
+    for (let i = 1; i <= this.col; i++) {
+      const x = this.geo.left + (c.x[i - 1] + c.width[i - 1] + c.x[i]) / 2;
+      this.emitter.rule(x, this.colTop, x, foot, 0.5, SEPARATOR);
+    }
+  }
+
   /** Draws the open page's footnotes (at a page's end: before the next starts, and after the section's body). */
   finishPage(): void {
+    this.separators();
     if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
   }
 
@@ -61,31 +130,50 @@ export class BodyFlow {
    * the break's page; LibreOffice agrees), while breaks before it still do (two breaks in a row make an empty page).
    */
   blocks(blocks: LaidBlock[]): void {
+    if (this.columns && this.options.balance) {
+      const h = balancedHeight(blocks, this.columns.x.length, this.geo.bottom - this.colTop);
+      if (h !== null) this.limit = this.colTop + h;
+    }
     let pendingBreaks = 0;
     blocks.forEach((b, i) => {
       if (b.kind === 'pageBreak') {
-        pendingBreaks++;
+        if (b.column && this.columns) {
+          for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
+          this.nextColumn();
+        } else pendingBreaks++;
         return;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
       this.budget?.tick();
       if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
       else {
-        const frame = { left: this.geo.left, top: this.geo.top, bottom: this.geo.bottom };
-        this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
-          () => this.budget?.tick());
+        // A table that goes on in the next column keeps its first column's x (flow/table.ts places the columns once).
+        const frame = { left: this.left, top: this.colTop, bottom: this.bottom };
+        const onward = (): void => {
+          this.nextColumn();
+          frame.top = this.colTop;
+          frame.bottom = this.bottom;
+        };
+        this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, onward, () => this.fields(), () => this.budget?.tick());
         this.atTop = false;
         // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
         this.notes.add(footnotesOf([b]));
       }
     });
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
-    this.finishPage();
+    if (this.options.balance) {
+      // The next section goes on below this one, on this page: its columns' lines and notes are drawn now.
+      this.separators();
+      this.colEnds[this.col] = this.y;
+      if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
+    } else this.finishPage();
   }
 
-  /** The foot of the body on this page: above its footnotes. */
+  /** The foot of the body in this column: above the page's footnotes, or where balanced columns end. */
   private get bottom(): number {
-    return this.geo.bottom - this.notes.height;
+    const foot = this.geo.bottom - this.notes.height;
+    const last = !this.columns || this.col >= this.columns.x.length - 1;
+    return this.limit !== null && !last ? Math.min(foot, this.limit) : foot;
   }
 
   private get room(): number {
@@ -106,12 +194,12 @@ export class BodyFlow {
 
   private paragraph(p: LaidParagraph, next: LaidBlock | undefined): void {
     if (p.pageBreakBefore && !this.atTop) this.newPage();
-    const contentHeight = this.geo.bottom - this.geo.top;
+    const contentHeight = this.geo.bottom - this.colTop;
     if (p.keepWithNext && !this.atTop) {
       let need = paragraphHeight(p);
       if (next?.kind === 'paragraph') need += next.spaceBefore + (next.lines[0]?.height ?? 0);
       else if (next?.kind === 'table') need += next.heights[0] ?? 0;
-      if (need > this.room && need <= contentHeight) this.newPage(true);
+      if (need > this.room && need <= contentHeight) this.nextColumn();
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
     const lines = p.lines;
@@ -131,24 +219,24 @@ export class BodyFlow {
       if (n === 0) {
         if (this.atTop) n = 1; // taller than a page: draw it anyway, clipped by the page edge
         else {
-          this.newPage(true);
+          this.nextColumn();
           continue;
         }
       }
       const chunk = lines.slice(i, i + n);
       const height = chunk.reduce((a, l) => a + l.height, 0);
-      if (p.shading || p.borders) this.emitter.paragraphBox(p, this.geo.left, this.y, height, i === 0, i + n === lines.length);
+      if (p.shading || p.borders) this.emitter.paragraphBox(p, this.left, this.y, height, i === 0, i + n === lines.length);
       if (first && p.heading) this.pages.current.bookmarks.push({ level: p.heading.level, title: p.heading.title });
       const fields = this.fields();
       for (const line of chunk) {
-        this.emitter.line(line, this.geo.left, this.y, fields);
+        this.emitter.line(line, this.left, this.y, fields);
         this.y += line.height;
       }
       this.atTop = false;
       first = false;
       i += n;
       if (i === lines.length && p.footnotes) this.notes.add(p.footnotes);
-      if (i < lines.length) this.newPage(true);
+      if (i < lines.length) this.nextColumn();
     }
     this.y += p.spaceAfter;
   }

@@ -20,7 +20,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       }
       out.push(laid);
     }
-    else if (block.type === 'pageBreak') out.push({ kind: 'pageBreak' });
+    else if (block.type === 'pageBreak') out.push(block.column === true ? { kind: 'pageBreak', column: true } : { kind: 'pageBreak' });
     else if (block.type === 'table') {
       if (depth >= MAX_TABLE_DEPTH) continue;
       out.push(layoutTable(block, width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1)));

@@ -147,6 +147,8 @@ export interface LaidTable {
 
 export interface LaidPageBreak {
   kind: 'pageBreak';
+  /** A column break: the next column (the next page after the last one). */
+  column?: boolean;
 }
 
 export type LaidBlock = LaidParagraph | LaidTable | LaidPageBreak;
