@@ -23,7 +23,7 @@ const MESSAGES: Record<Exclude<WarningCode, 'macros_removed' | 'no_tags_found'>,
     d.length === 1 && d[0] === PARTLY_DRAWN
       ? `damaged picture drawn as far as it could be read${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`
       : `damaged ${d.join('/') || 'part'} left out${n > 1 ? ` (${n} times)` : ''}; the rest is drawn`,
-  chart_not_drawn: (n) => `${plural(n, 'chart')} not drawn (the chart part is missing or unreadable)`,
+  chart_not_drawn: (n) => `${plural(n, 'chart')} not drawn`,
   chart_type_unsupported: (n, d) => `${plural(n, `${d.join('/') || 'unsupported'} chart`)} drawn as a framed box with the title (the chart type is not drawn)`,
   math_as_text: (n) => `${plural(n, 'equation')} drawn as plain text`,
   notes_not_drawn: (n, _d, element) => `${plural(n, element === 'w:endnoteReference' ? 'endnote' : 'footnote')} not drawn (only the reference mark's place stays)`,
