@@ -106,7 +106,7 @@ export const CATALOGUE = {
   notes_not_drawn: { kind: 'warning', status: null, meaning: 'Footnote or endnote references: the notes\' text is not drawn.' },
   shape_not_drawn: { kind: 'warning', status: null, meaning: 'A drawing with nothing docloom can draw (a shape without text, WordArt, ink, an embedded object without its picture) is left out.' },
   behind_text_not_drawn: { kind: 'warning', status: null, meaning: 'A picture or shape behind the text (a background, a watermark) is left out.' },
-  columns_not_drawn: { kind: 'warning', status: null, meaning: 'A section set in several columns (`w:cols`) is drawn as one column.' },
+  columns_not_drawn: { kind: 'warning', status: null, meaning: 'No longer given: sections in columns (`w:cols`) are drawn in columns. Kept so that stored templates imported before still list it.' },
   background_not_drawn: { kind: 'warning', status: null, meaning: 'A page fill effect (a picture, texture, pattern or gradient in `w:background`) is not drawn: only the page colour is.' },
   number_format_unsupported: { kind: 'warning', status: null, meaning: 'A list numbered in a format the renderer cannot write (`w:numFmt`: Hindi, Thai, Korean, Vietnamese, legal CJK, an unknown custom format, …) is numbered with decimal numbers (or the fallback format the file gives).' },
   element_not_drawn: { kind: 'warning', status: null, meaning: 'Content of a kind the importer does not read (`location.element` names the element) is left out.' },
