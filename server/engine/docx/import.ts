@@ -23,7 +23,7 @@ import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
 import { readTheme, themeColor } from './theme.js';
-import { hexColor, onOff } from './units.js';
+import { hexColor, onOff, round2, twips } from './units.js';
 import { Warnings } from './warnings.js';
 import { child, children, textOf, type XElement } from './xml.js';
 
@@ -116,6 +116,9 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
       paragraph: toParagraphStyle(mergeP(styles.docP, baseStyle.p)),
     },
   };
+  // Default tab stops every w:defaultTabStop (settings.xml) instead of every half inch.
+  const defaultTab = twips(child(settings, 'w:defaultTabStop')?.attrs['w:val']);
+  if (defaultTab !== undefined && defaultTab >= 1 && defaultTab <= 1584 && Math.abs(defaultTab - 36) > 0.01) model.defaults.paragraph.defaultTab = round2(defaultTab);
   if (background) model.background = background;
   const metadata = readMetadata(pkg);
   if (metadata) model.metadata = metadata;

@@ -272,7 +272,7 @@ function readTabs(el: XElement): TabDef[] {
     const align = val === 'center' ? 'center' : val === 'right' || val === 'end' ? 'right' : val === 'decimal' ? 'decimal' : 'left';
     const leaderRaw = tab.attrs['w:leader'];
     const leader =
-      leaderRaw === 'dot' || leaderRaw === 'middleDot' ? 'dot' : leaderRaw === 'hyphen' ? 'hyphen' : leaderRaw === 'underscore' || leaderRaw === 'heavy' ? 'underscore' : undefined;
+      leaderRaw === 'dot' ? 'dot' : leaderRaw === 'middleDot' ? 'middleDot' : leaderRaw === 'hyphen' ? 'hyphen' : leaderRaw === 'underscore' || leaderRaw === 'heavy' ? 'underscore' : undefined;
     out.push(leader ? { pos, align, leader } : { pos, align });
   }
   return out;

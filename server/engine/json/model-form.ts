@@ -82,7 +82,7 @@ function tabStop(value: Json, path: string): TabStop {
   const obj = object(value, path);
   onlyKeys(obj, path, new Set(['pos', 'align', 'leader']));
   const out: TabStop = { pos: pt(obj.pos, at(path, 'pos')), align: oneOf(obj.align, at(path, 'align'), ['left', 'center', 'right', 'decimal'] as const) };
-  if (obj.leader !== undefined) out.leader = oneOf(obj.leader, at(path, 'leader'), ['none', 'dot', 'hyphen', 'underscore'] as const);
+  if (obj.leader !== undefined) out.leader = oneOf(obj.leader, at(path, 'leader'), ['none', 'dot', 'hyphen', 'underscore', 'middleDot'] as const);
   return out;
 }
 

@@ -56,7 +56,7 @@ function tabs(value: Json, path: string): TabStop[] {
       pos: length(obj.pos, at(p, 'pos')),
       align: obj.align === undefined ? 'left' : oneOf(obj.align, at(p, 'align'), ['left', 'center', 'right', 'decimal'] as const),
     };
-    if (obj.leader !== undefined) stop.leader = oneOf(obj.leader, at(p, 'leader'), ['none', 'dot', 'hyphen', 'underscore'] as const);
+    if (obj.leader !== undefined) stop.leader = oneOf(obj.leader, at(p, 'leader'), ['none', 'dot', 'hyphen', 'underscore', 'middleDot'] as const);
     return stop;
   });
 }

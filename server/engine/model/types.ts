@@ -35,7 +35,7 @@ export interface RunStyle {
 export interface TabStop {
   pos: number;
   align: 'left' | 'center' | 'right' | 'decimal';
-  leader?: 'none' | 'dot' | 'hyphen' | 'underscore';
+  leader?: 'none' | 'dot' | 'hyphen' | 'underscore' | 'middleDot';
 }
 
 export interface BorderLine {
@@ -68,6 +68,8 @@ export interface ParagraphStyle {
   pageBreakBefore?: boolean;
   rtl?: boolean;
   tabs?: TabStop[];
+  /** Distance between the default tab stops after the explicit ones (Word's w:defaultTabStop; 36 pt when absent). */
+  defaultTab?: number;
   shading?: string;
   borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
   /**

@@ -85,7 +85,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   // Room for titles and tick labels around the plot.
   let left = box.x;
   let right = box.x + box.w;
-  let top = box.y + valSize * 0.5;
+  const top = box.y + valSize * 0.5;
   let bottom = box.y + box.h;
   const catTitle = catAxis && !catAxis.hidden ? catAxis.title : undefined;
   const valTitle = valAxis && !valAxis.hidden ? valAxis.title : undefined;

@@ -56,7 +56,7 @@ export interface LayoutContext {
   linePitch?: number;
 }
 
-/** Word's default tab stops: every half inch. */
+/** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
 const DEFAULT_TAB = 36;
 const EPS = 0.01;
 const FIELD_PLACEHOLDER = '00';
@@ -244,6 +244,8 @@ interface ParaGeometry {
   lineAtLeast: number;
   /** Document grid pitch (0: none). */
   pitch: number;
+  /** Distance between default tab stops. */
+  defaultTab: number;
 }
 
 function segToItem(seg: Seg, x: number): Item {
@@ -346,7 +348,8 @@ class LineBreaker {
     if (this.geo.firstLine < 0 && x < this.geo.indentStart - EPS) return this.geo.indentStart;
     const lastExplicit = this.geo.tabs.length > 0 ? this.geo.tabs[this.geo.tabs.length - 1].pos : 0;
     const from = Math.max(x, labelOnly ? x : lastExplicit);
-    const stop = (Math.floor(from / DEFAULT_TAB + EPS) + 1) * DEFAULT_TAB;
+    const step = this.geo.defaultTab;
+    const stop = (Math.floor(from / step + EPS) + 1) * step;
     return stop <= end + 0.5 ? stop : null;
   }
 
@@ -403,7 +406,7 @@ class LineBreaker {
     const explicit = this.geo.tabs.find((t) => t.pos > x + EPS && t.pos <= this.geo.tabLimit + 0.5);
     const stop = explicit ? explicit.pos : this.nextTabStop(x);
     const leaderOf = (t: TabStop | undefined): string | null =>
-      t?.leader === 'dot' ? '.' : t?.leader === 'hyphen' ? '-' : t?.leader === 'underscore' ? '_' : null;
+      t?.leader === 'dot' ? '.' : t?.leader === 'middleDot' ? '\u00b7' : t?.leader === 'hyphen' ? '-' : t?.leader === 'underscore' ? '_' : null;
     if (stop === null) {
       // No stop left on this line: the tab acts as a space.
       const w = face.width(' ', fmt.drawSize);
@@ -737,7 +740,8 @@ function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'],
   const lineAtLeast = lineExact > 0 ? 0 : Math.min(Math.max(num(style.lineAtLeast, 0), 0), 1584);
   const beyond = pageMargins ? Math.max(0, num(rtl ? pageMargins.left : pageMargins.right, 0)) : 0;
   const pitch = style.snapToGrid === false ? 0 : Math.min(Math.max(num(linePitch, 0), 0), 720);
-  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast, pitch };
+  const defaultTab = Math.min(Math.max(num(style.defaultTab, DEFAULT_TAB), 1), 1584);
+  return { width, indentStart, indentEnd, firstLine, rtl, align, tabs, tabLimit: width + beyond, lineSpacing, lineExact, lineAtLeast, pitch, defaultTab };
 }
 
 /** Lays out one paragraph in a box `width` points wide. */

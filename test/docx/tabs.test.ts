@@ -1,0 +1,64 @@
+/**
+ * Tab stops from .docx: right-aligned page numbers after dot leaders (tables of contents), middle-dot leaders,
+ * centre and decimal stops, and the document's default tab stop distance (w:defaultTabStop). Read back as the
+ * layout data (text boxes with their x) and from corpus files nobody here wrote.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { docxPages, findText, textBoxes, type TextBox } from '../engine/pdf/boxes.js';
+import { buildDocx } from './build-docx.js';
+
+const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
+const LEFT = 72;
+
+const para = (tabs: string, runs: string): string =>
+  `<w:p><w:pPr>${tabs ? `<w:tabs>${tabs}</w:tabs>` : ''}</w:pPr>${runs}</w:p>`;
+const t = (text: string): string => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+const TAB = '<w:r><w:tab/></w:r>';
+const end = (b: TextBox): number => b.x + b.width;
+
+test('a TOC entry: dot leader from the entry to its page number, right-aligned on the stop', async () => {
+  const stop = '<w:tab w:val="right" w:leader="dot" w:pos="9000"/>';
+  const pages = await docxPages(buildDocx({ body: para(stop, t('Introduction') + TAB + t('17')) }));
+  const entry = findText(pages, 'Introduction');
+  const number = findText(pages, '17');
+  const dots = textBoxes(pages).find((b) => /^\.{10,}$/.test(b.text));
+  assert.ok(dots, 'a run of dots');
+  assert.ok(Math.abs(end(number) - (LEFT + 450)) < 0.5, `page number ends on the stop: ${end(number)}`);
+  assert.ok(dots.x >= end(entry) && end(dots) <= number.x, 'dots between the entry and the number');
+  assert.ok(number.x - end(dots) < 6 && dots.x - end(entry) < 8, 'and filling the gap');
+  assert.equal(dots.y, number.y, 'on the same baseline');
+});
+
+test('middle-dot leader, centre and decimal stops', async () => {
+  const stops = '<w:tab w:val="center" w:leader="middleDot" w:pos="4320"/><w:tab w:val="decimal" w:pos="8640"/>';
+  const pages = await docxPages(buildDocx({ body: para(stops, t('A') + TAB + t('Middle') + TAB + t('12.50')) }));
+  const dots = textBoxes(pages).find((b) => /^\u00b7{3,}$/.test(b.text));
+  assert.ok(dots, `a run of middle dots: ${textBoxes(pages).map((b) => b.text).join('|')}`);
+  const middle = findText(pages, 'Middle');
+  assert.ok(Math.abs(middle.x + middle.width / 2 - (LEFT + 216)) < 0.5, 'centred on 3 inches');
+  const amount = findText(pages, '12.50');
+  const decimalX = amount.x + amount.face.width('12', amount.size);
+  assert.ok(Math.abs(decimalX - (LEFT + 432)) < 0.5, `the decimal point on 6 inches: ${decimalX}`);
+});
+
+test('default tab stops every w:defaultTabStop (here 1 inch), not every half inch', async () => {
+  const body = para('', t('A') + TAB + t('B') + TAB + t('C'));
+  const pages = await docxPages(buildDocx({ body, settings: '<w:defaultTabStop w:val="1440"/>' }));
+  assert.ok(Math.abs(findText(pages, 'B').x - (LEFT + 72)) < 0.5, `${findText(pages, 'B').x}`);
+  assert.ok(Math.abs(findText(pages, 'C').x - (LEFT + 144)) < 0.5);
+  const half = await docxPages(buildDocx({ body }));
+  assert.ok(Math.abs(findText(half, 'B').x - (LEFT + 36)) < 0.5, 'without it: half an inch');
+});
+
+test('corpus: the aspose table of contents has dot leaders and right-aligned page numbers', { skip: !fs.existsSync(path.join(CORPUS, 'aspose__Table_of_contents.docx')) && 'no corpus' }, async () => {
+  const pages = await docxPages(fs.readFileSync(path.join(CORPUS, 'aspose__Table_of_contents.docx')));
+  const entry = findText(pages, 'Entry 1');
+  const line = textBoxes(pages).filter((b) => b.page === entry.page && Math.abs(b.y - entry.y) < 0.5);
+  const dots = line.find((b) => /^\.{10,}$/.test(b.text));
+  const number = line.find((b) => b.text === '1');
+  assert.ok(dots && number, line.map((b) => b.text).join('|'));
+  assert.ok(dots.x > end(entry) && end(dots) < number.x);
+});
