@@ -8,8 +8,10 @@
  * bottom, then left to right), matched by their text as a longest common subsequence (so a line one side lacks, a
  * float or a header drawn elsewhere, does not shift the rest). A page counts as running text when LibreOffice's page
  * has ≥ 15 lines, and is comparable when ≥ 15 of its lines are matched; its ratio is the distance between the
- * first and the last matched line's baseline (the line box's bottom: the same fonts on both sides, so the same
- * descent) in docloom's PDF over LibreOffice's.
+ * first and the last matched line's baseline in docloom's PDF over LibreOffice's. pdftotext gives line boxes, whose
+ * bottom is the baseline plus the font's descent as each PDF declares it (docloom's and LibreOffice's embedded
+ * fonts declare it differently): the first and last line are taken among the matched lines of the most common box
+ * height on each side (the body text), where the descent is the same and cancels out.
  */
 import { run } from './corpus-metrics.js';
 
@@ -22,6 +24,8 @@ export interface Line {
   text: string;
   /** The line box's bottom (points from the page top): the baseline plus the font's descent. */
   bottom: number;
+  /** The line box's height: the font size times the font's ascent + descent (as each PDF declares them). */
+  height: number;
   x: number;
 }
 
@@ -43,6 +47,7 @@ export interface DriftPage {
 
 const ATTR = (name: string): RegExp => new RegExp(`${name}="([-\\d.]+)"`);
 const X_MIN = ATTR('xMin');
+const Y_MIN = ATTR('yMin');
 const Y_MAX = ATTR('yMax');
 
 function decodeEntities(s: string): string {
@@ -67,7 +72,8 @@ export async function pageLines(pdf: string, last: number): Promise<Map<number, 
       const words = [...m[2].matchAll(/<word [^>]*>([\s\S]*?)<\/word>/g)].map((w) => decodeEntities(w[1]));
       const text = words.join(' ').trim();
       if (!text) continue;
-      lines.push({ text, bottom: Number(Y_MAX.exec(m[1])?.[1] ?? 0), x: Number(X_MIN.exec(m[1])?.[1] ?? 0) });
+      const bottom = Number(Y_MAX.exec(m[1])?.[1] ?? 0);
+      lines.push({ text, bottom, height: bottom - Number(Y_MIN.exec(m[1])?.[1] ?? bottom), x: Number(X_MIN.exec(m[1])?.[1] ?? 0) });
     }
     // Page order: top to bottom, left to right (lines within 1 pt of each other's bottom share a row).
     lines.sort((a, b) => (Math.abs(a.bottom - b.bottom) > 1 ? a.bottom - b.bottom : a.x - b.x));
@@ -107,8 +113,16 @@ export function pageDrift(page: number, ours: Line[], lo: Line[]): DriftPage | n
   if (lo.length > 400 || ours.length > 400) return null;
   const pairs = matchLines(ours, lo);
   if (pairs.length < RUNNING_TEXT_LINES) return { page, lines: lo.length, matched: pairs.length, docloom: NaN, lo: NaN, ratio: NaN, first: '', last: '' };
-  const [fa, fb] = pairs[0];
-  const [la, lb] = pairs[pairs.length - 1];
+  // The line box's bottom is the baseline plus a descent each PDF declares its own way: the first and the last
+  // line are taken among the matched lines of the most common box height on both sides (the body text), so that
+  // the descent cancels out (a heading's would not).
+  const key = ([i, j]: [number, number]): string => `${ours[i].height.toFixed(1)}/${lo[j].height.toFixed(1)}`;
+  const counts = new Map<string, number>();
+  for (const pair of pairs) counts.set(key(pair), (counts.get(key(pair)) ?? 0) + 1);
+  const body = [...counts].sort((x, y) => y[1] - x[1])[0][0];
+  const same = pairs.filter((pair) => key(pair) === body);
+  const [fa, fb] = same[0];
+  const [la, lb] = same[same.length - 1];
   const docloom = ours[la].bottom - ours[fa].bottom;
   const theirs = lo[lb].bottom - lo[fb].bottom;
   const cut = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
