@@ -22,8 +22,9 @@ const TARGET_MEDIAN = 10;
 const TARGET_P10 = 5;
 
 function missing(): string | null {
-  if (spawnSync('soffice', ['--version'], { encoding: 'utf8' }).status !== 0) return 'LibreOffice (soffice) is not installed';
-  if (spawnSync('/usr/bin/python3', ['-c', 'import uno'], { encoding: 'utf8' }).status !== 0) return 'python3-uno is not installed';
+  const install = 'apt-get install libreoffice-writer-nogui python3-uno to measure';
+  if (spawnSync('soffice', ['--version'], { encoding: 'utf8' }).status !== 0) return `LibreOffice (soffice) is not installed (${install})`;
+  if (spawnSync('/usr/bin/python3', ['-c', 'import uno'], { encoding: 'utf8' }).status !== 0) return `python3-uno is not installed (${install})`;
   const corpus = argValue(process.argv, '--corpus') ?? path.join(ROOT, '..', 'shared', 'corpus', 'docx');
   if (!fs.existsSync(corpus)) return `no corpus at ${corpus}`;
   return null;
@@ -31,7 +32,7 @@ function missing(): string | null {
 
 const why = missing();
 if (why) {
-  console.log(`bench/fidelity-speed: skipped — ${why} (apt-get install libreoffice-writer-nogui python3-uno to measure; not a target miss).`);
+  console.log(`bench/fidelity-speed: skipped — ${why}; nothing measured, not a target miss.`);
 } else {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-fidelity-speed-'));
   try {
