@@ -81,23 +81,12 @@ function splitTable(t: LaidTable, limit: number): { head: LaidTable; tail: LaidT
   // Row r does not fit: cut inside it when the cut before it is clean and its cells span nothing.
   const row = t.rows[r];
   if (r < n && clean === r && !row.exact && row.cells.every((c) => c.rowSpan <= 1)) {
-    const room = limit - used;
-    const cuts = row.cells.map((c) => splitAt(c.blocks, room - c.padding.top - c.padding.bottom));
-    if (cuts.some((c) => c.head.length > 0)) {
-      const piece = (c: LaidCell, blocks: LaidBlock[], contentHeight: number, borders: LaidCell['borders']): LaidCell =>
-        ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
-      const headCells = row.cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
-      const tailCells = row.cells.map((c, k) => {
-        const tail = cuts[k].tail;
-        return piece(c, tail, tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined });
-      });
-      const tall = (cells: LaidCell[]): number => Math.max(1, ...cells.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
-      const headHeight = Math.min(room, tall(headCells));
-      const tailHeight = Math.max(tall(tailCells), t.heights[r] - headHeight);
+    const cut = cutCells(row.cells, limit - used, t.heights[r]);
+    if (cut) {
       return {
-        head: part([...t.rows.slice(0, r), { ...row, cells: headCells, minHeight: 0 }], [...t.heights.slice(0, r), headHeight]),
-        tail: part([{ ...row, cells: tailCells, header: false }, ...t.rows.slice(r + 1)], [tailHeight, ...t.heights.slice(r + 1)]),
-        height: used + headHeight,
+        head: part([...t.rows.slice(0, r), { ...row, cells: cut.head, minHeight: 0 }], [...t.heights.slice(0, r), cut.headHeight]),
+        tail: part([{ ...row, cells: cut.tail, header: false }, ...t.rows.slice(r + 1)], [cut.tailHeight, ...t.heights.slice(r + 1)]),
+        height: used + cut.headHeight,
       };
     }
   }
@@ -107,4 +96,21 @@ function splitTable(t: LaidTable, limit: number): { head: LaidTable; tail: LaidT
     tail: part(t.rows.slice(clean), t.heights.slice(clean)),
     height: cleanHeight,
   };
+}
+
+/**
+ * Cuts the cells of one row (of `rowHeight`) so that the first part is at most `room` tall: each cell between its
+ * lines, the cut edge without its border, both parts' content from the top. Null when not one line of any cell fits.
+ * The rest keeps what is left of the row's height (a minimum height).
+ */
+export function cutCells(cells: LaidCell[], room: number, rowHeight: number): { head: LaidCell[]; tail: LaidCell[]; headHeight: number; tailHeight: number } | null {
+  const cuts = cells.map((c) => splitAt(c.blocks, room - c.padding.top - c.padding.bottom));
+  if (!cuts.some((cut) => cut.head.length > 0)) return null;
+  const piece = (c: LaidCell, blocks: LaidBlock[], contentHeight: number, borders: LaidCell['borders']): LaidCell =>
+    ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
+  const head = cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
+  const tail = cells.map((c, k) => piece(c, cuts[k].tail, cuts[k].tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined }));
+  const tall = (list: LaidCell[]): number => Math.max(1, ...list.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
+  const headHeight = Math.min(room, tall(head));
+  return { head, tail, headHeight, tailHeight: Math.max(tall(tail), rowHeight - headHeight) };
 }
