@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { baselineDrift, DRIFT_TOLERANCE, RUNNING_TEXT_LINES, summariseDrift, type DriftPage, type DriftSummary } from './baseline-drift.js';
 import { argValue, corpusOptions, measureCorpus, median, quantile, type CorpusRow, type CorpusRun } from './corpus.js';
 import { writeSection } from './md-sections.js';
 
@@ -33,6 +34,8 @@ interface Summary {
   docloomMaxFile: string;
   over15s: number;
   textApproximate: number;
+  /** Running-text pages (1..3 of each file) and their first-to-last baseline distance against LibreOffice's. */
+  drift: DriftSummary;
 }
 
 interface FeatureRow {
@@ -77,7 +80,15 @@ function summarise(rows: CorpusRow[]): Summary {
     docloomMaxFile: slowest?.file ?? '',
     over15s: rows.filter((r) => (r.docloomRuns ?? []).some((ms) => ms > 15_000) || r.status === 'timeout').length,
     textApproximate: rows.filter((r) => r.textApproximate).length,
+    drift: summariseDrift(rows.flatMap((r) => r.drift ?? [])),
   };
+}
+
+/** Comparable running-text pages off by more than the tolerance, worst first. */
+function driftMisses(rows: CorpusRow[]): Array<{ file: string; d: DriftPage }> {
+  return rows
+    .flatMap((r) => (r.drift ?? []).filter((d) => Math.abs(d.ratio - 1) > DRIFT_TOLERANCE).map((d) => ({ file: r.file, d })))
+    .sort((a, b) => Math.abs(b.d.ratio - 1) - Math.abs(a.d.ratio - 1));
 }
 
 function featureRows(rows: CorpusRow[]): FeatureRow[] {
@@ -143,10 +154,21 @@ function worst(rows: CorpusRow[], n: number): CorpusRow[] {
   return [...rows].sort((a, b) => key(a) - key(b)).slice(0, n);
 }
 
+/** A results.json measured before the drift measure existed gets it from the PDFs kept in the work folder. */
+async function withDrift(run: CorpusRun, work: string): Promise<CorpusRun> {
+  for (const r of run.rows) {
+    if (r.drift !== undefined || r.pagesDocloom === undefined || r.pagesLo === undefined) continue;
+    const pdf = (side: string): string => path.join(work, side, r.file.replace(/\.docx$/i, '.pdf'));
+    if (!fs.existsSync(pdf('docloom')) || !fs.existsSync(pdf('libreoffice'))) continue;
+    r.drift = await baselineDrift(pdf('docloom'), pdf('libreoffice'), Math.min(3, Math.max(r.pagesDocloom, r.pagesLo)));
+  }
+  return run;
+}
+
 export async function corpusMain(argv: string[]): Promise<void> {
   const opt = corpusOptions(argv);
   const run: CorpusRun = argv.includes('--report-only')
-    ? (JSON.parse(fs.readFileSync(path.join(opt.work, 'results.json'), 'utf8')) as CorpusRun)
+    ? await withDrift(JSON.parse(fs.readFileSync(path.join(opt.work, 'results.json'), 'utf8')) as CorpusRun, opt.work)
     : await measureCorpus(argv);
   const { rows } = run;
   const s = summarise(rows);
@@ -161,6 +183,7 @@ export async function corpusMain(argv: string[]): Promise<void> {
     `text ≥ 95 %: ${share(s.textOk, s.files)}`,
     `ink F1 ≥ 0.8: ${share(s.inkClose, s.files)}; < 0.5: ${share(s.inkFar, s.files)}`,
     `speed-up (LibreOffice warm ÷ docloom import + compile + render) over ${s.speedupFiles} files: median ${times(s.speedupMedian)}, 10th percentile ${times(s.speedupP10)}`,
+    `baseline drift: running-text pages (≥ ${RUNNING_TEXT_LINES} lines, pages 1–3) ${s.drift.running}, comparable ${s.drift.comparable}; first-to-last baseline within ${DRIFT_TOLERANCE * 100} % of LibreOffice: ${share(s.drift.within, s.drift.comparable)}; taller ${s.drift.taller}, shorter ${s.drift.shorter}`,
     `docloom: median ${ms(s.docloomMedianMs)} ms, slowest ${ms(s.docloomMaxMs)} ms (${s.docloomMaxFile}); files over 15 s: ${s.over15s}`,
   ];
   process.stdout.write(`${summaryLines.join('\n')}\n`);
@@ -198,6 +221,7 @@ export async function corpusMain(argv: string[]): Promise<void> {
   L.push(`| speed-up, 10th percentile | ${times(s.speedupP10)} |`);
   L.push(`| docloom import + compile + render, median / slowest | ${ms(s.docloomMedianMs)} ms / ${ms(s.docloomMaxMs)} ms (${s.docloomMaxFile}) |`);
   L.push(`| files over 15 s | ${s.over15s} |`);
+  L.push(`| running-text pages: first-to-last baseline within ${DRIFT_TOLERANCE * 100} % of LibreOffice | ${share(s.drift.within, s.drift.comparable)} comparable pages (${s.drift.taller} taller, ${s.drift.shorter} shorter; ${s.drift.running} running-text pages) |`);
   L.push('');
   L.push('Shares are of all files: a file not rendered or not compared counts as a miss.');
   if (s.textApproximate) L.push(`The text similarity of ${s.textApproximate} very long, very different file(s) is a lower bound (LCS over aligned windows of 3,000 words).`);
@@ -224,6 +248,18 @@ export async function corpusMain(argv: string[]): Promise<void> {
   L.push('| file | pages docloom / LO | text | ink F1 | likely cause |');
   L.push('|---|---|---:|---:|---|');
   for (const r of worst20) L.push(`| ${r.file} | ${r.pagesDocloom ?? '—'} / ${r.pagesLo ?? '—'} | ${pct(r.text)} | ${r.ink === undefined ? '—' : r.ink.toFixed(2)} | ${cause(r).replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+  L.push('');
+  const misses = driftMisses(rows);
+  L.push('### Baseline drift on running-text pages');
+  L.push('');
+  L.push(`Pages 1–3 with ≥ ${RUNNING_TEXT_LINES} lines on LibreOffice's side: ${s.drift.running}; comparable (≥ ${RUNNING_TEXT_LINES} lines matched by text, in order): ${s.drift.comparable};`);
+  L.push(`first-to-last matched baseline within ${DRIFT_TOLERANCE * 100} % of LibreOffice's on ${share(s.drift.within, s.drift.comparable)}; ${s.drift.taller} run taller, ${s.drift.shorter} shorter.`);
+  if (misses.length) {
+    L.push('');
+    L.push('| file | page | lines matched / LO | docloom pt | LO pt | ratio |');
+    L.push('|---|---:|---:|---:|---:|---:|');
+    for (const { file, d } of misses) L.push(`| ${file} | ${d.page} | ${d.matched} / ${d.lines} | ${d.docloom} | ${d.lo} | ${d.ratio.toFixed(3)} |`);
+  }
   L.push('');
   L.push('### Refusals and failures');
   L.push('');
@@ -286,6 +322,10 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('  score is the mean over its pages.');
     L.push('- **speed-up** = LibreOffice warm time ÷ docloom time, per file; median and 10th percentile over the files that');
     L.push('  have both.');
+    L.push('- **baseline drift** (`scripts/lib/baseline-drift.ts`): pages 1..3, lines of `pdftotext -bbox-layout` on both sides in');
+    L.push(`  page order, matched by text (longest common subsequence). A page is running text when LibreOffice's has ≥ ${RUNNING_TEXT_LINES} lines`);
+    L.push(`  and comparable when ≥ ${RUNNING_TEXT_LINES} of them are matched; its ratio = distance between the first and the last matched`);
+    L.push(`  line's bottom (baseline + descent, same fonts on both sides) in docloom's PDF ÷ LibreOffice's; within ${DRIFT_TOLERANCE * 100} % = |ratio − 1| ≤ ${DRIFT_TOLERANCE}.`);
     L.push('');
     L.push('### How to reproduce');
     L.push('');
@@ -319,6 +359,7 @@ export async function corpusMain(argv: string[]): Promise<void> {
     pages: [r.pagesDocloom ?? null, r.pagesLo ?? null],
     text: r.text === undefined ? null : Number(r.text.toFixed(4)),
     ink: r.ink === undefined ? null : Number(r.ink.toFixed(4)),
+    ...(r.drift?.length ? { drift: r.drift.map((d) => [d.page, d.matched, Number.isFinite(d.ratio) ? d.ratio : null]) } : {}),
     docloomMs: r.docloomMs === undefined ? null : Number(r.docloomMs.toFixed(2)),
     loMs: r.loMs === undefined ? null : Number(r.loMs.toFixed(1)),
   }));

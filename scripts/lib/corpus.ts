@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { ChildJob, ChildMessage } from './fidelity-child.js';
+import { baselineDrift, type DriftPage } from './baseline-drift.js';
 import { inkF1, lcsRatio, pageImages, pdfPages, pdfWords } from './corpus-metrics.js';
 import { writeFontconfig } from './lo-fonts.js';
 import { ROOT } from './serve-child.js';
@@ -52,6 +53,8 @@ export interface CorpusRow {
   textApproximate?: boolean;
   ink?: number;
   inkPages?: number[];
+  /** Running-text pages among 1..3 and their first-to-last baseline distance against LibreOffice's. */
+  drift?: DriftPage[];
   speedup?: number;
 }
 
@@ -63,6 +66,8 @@ interface Options {
   out: string;
   json: string;
   runTimeoutMs: number;
+  /** --speed-only: times of both sides, no metrics (bench/fidelity-speed.ts). */
+  speedOnly: boolean;
 }
 
 export function argValue(argv: string[], name: string): string | null {
@@ -85,6 +90,7 @@ function options(argv: string[]): Options {
     out: path.resolve(argValue(argv, '--out') ?? path.join(ROOT, 'docs', 'fidelity.md')),
     json: path.resolve(argValue(argv, '--summary') ?? path.join(ROOT, 'docs', 'fidelity-corpus.json')),
     runTimeoutMs: Number(argValue(argv, '--run-timeout') ?? RUN_TIMEOUT_MS) || RUN_TIMEOUT_MS,
+    speedOnly: argv.includes('--speed-only'),
   };
 }
 
@@ -415,7 +421,7 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   }
 
   // 3. metrics
-  await pool(rows, JOBS, async (r) => {
+  await pool(opt.speedOnly ? [] : rows, JOBS, async (r) => {
     const ours = pdfOf(dirs.docloom, r);
     const theirs = pdfOf(dirs.lo, r);
     if (r.status !== 'ok' || r.lo === 'failed' || !fs.existsSync(ours) || !fs.existsSync(theirs)) return;
@@ -437,12 +443,16 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
       for (let p = 1; p <= last; p++) r.inkPages.push(inkF1(imgA.get(p), imgB.get(p)));
       r.ink = r.inkPages.length ? r.inkPages.reduce((s, x) => s + x, 0) / r.inkPages.length : 1;
       fs.rmSync(dir, { recursive: true, force: true });
+      r.drift = await baselineDrift(ours, theirs, last);
       if (r.lo === 'warm' && r.loMs !== undefined && r.docloomMs) r.speedup = r.loMs / r.docloomMs;
     } catch (err) {
       r.loError = `${r.loError ? `${r.loError}; ` : ''}metrics: ${(err as Error).message.split('\n')[0]}`;
     }
     log(`metrics ${r.file}: pages ${r.pagesDocloom}/${r.pagesLo} text ${r.text?.toFixed(3)} ink ${r.ink?.toFixed(3)}`);
   });
+
+  // Without metrics (--speed-only) the speed-up still comes from both sides' times.
+  if (opt.speedOnly) for (const r of rows) if (r.speedup === undefined && r.status === 'ok' && r.lo === 'warm' && r.loMs !== undefined && r.docloomMs) r.speedup = r.loMs / r.docloomMs;
 
   const cpus = os.cpus();
   const loVersion = (spawnSync('soffice', ['--version'], { encoding: 'utf8' }).stdout || '').trim().split('\n')[0];

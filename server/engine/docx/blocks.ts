@@ -27,7 +27,11 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
       try {
         const out: Item[] = [];
         walk(ctx, container, table, out);
-        applyNeighbourRules(out.filter(isBlock), { cell: container.name === 'w:tc', body: container.name === 'w:body' });
+        applyNeighbourRules(out.filter(isBlock), {
+          cell: container.name === 'w:tc',
+          body: container.name === 'w:body',
+          collapse: (doc.compatibilityMode ?? 0) >= 15,
+        });
         return out;
       } finally {
         depth--;

@@ -6,9 +6,8 @@
  * Emitter; borders come last on each page, so that a neighbour's shading never covers half of a border.
  */
 import type { Emitter, FieldValues } from './emit.js';
-import type { Borders, LaidCell, LaidRow, LaidTable } from '../layout/items.js';
-import { blockHeight } from '../layout/blocks.js';
-import { splitAt } from '../layout/cut.js';
+import type { Borders, LaidRow, LaidTable } from '../layout/items.js';
+import { cutCells } from '../layout/cut.js';
 
 export interface TableFrame {
   /** Left edge of the content box. */
@@ -35,23 +34,11 @@ function free(plan: RowPlan): boolean {
  * horizontal border at the cut), or null when not one line of any cell fits.
  */
 function cutRow(plan: RowPlan, room: number): { head: RowPlan; tail: RowPlan } | null {
-  const cells = plan.row.cells;
-  const cuts = cells.map((c) => splitAt(c.blocks, room - c.padding.top - c.padding.bottom));
-  if (!cuts.some((cut) => cut.head.length > 0)) return null;
-  const piece = (c: LaidCell, blocks: LaidCell['blocks'], contentHeight: number, borders: Borders): LaidCell =>
-    ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
-  const headCells = cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
-  const tailCells = cells.map((c, k) => {
-    const tail = cuts[k].tail;
-    return piece(c, tail, tail.reduce((a, b) => a + blockHeight(b), 0), { ...c.borders, top: undefined });
-  });
-  const height = (list: LaidCell[]): number => Math.max(1, ...list.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
-  const headHeight = Math.min(room, height(headCells));
-  // The rest keeps what is left of a minimum height.
-  const tailHeight = Math.max(height(tailCells), plan.height - headHeight);
+  const cut = cutCells(plan.row.cells, room, plan.height);
+  if (!cut) return null;
   return {
-    head: { row: { ...plan.row, cells: headCells, header: false }, height: headHeight },
-    tail: { row: { ...plan.row, cells: tailCells, header: false }, height: tailHeight },
+    head: { row: { ...plan.row, cells: cut.head, header: false }, height: cut.headHeight },
+    tail: { row: { ...plan.row, cells: cut.tail, header: false }, height: cut.tailHeight },
   };
 }
 
