@@ -21,7 +21,9 @@ import type { LayoutContext } from './layout/paragraph.js';
 import type { LaidBlock } from './layout/items.js';
 import { Painter } from './draw/painter.js';
 import { drawWatermark } from './draw/watermark.js';
-import { BodyFlow } from './flow/body.js';
+import { BodyFlow, type Relayout } from './flow/body.js';
+import { placeFloatsInStacks } from './flow/floats.js';
+import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
 import type { LaidPage } from './flow/boxes.js';
@@ -172,13 +174,25 @@ function disableArabicPass(doc: jsPDF): void {
   for (const [token, [fn]] of Object.entries(topic)) if (fn === processArabic) events.unsubscribe(token);
 }
 
+/** Lays a body paragraph out again with lines narrowed beside a float, as the section's body was laid out. */
+function relayoutIn(ls: LaidSection): Relayout {
+  const pitch = asObject<{ linePitch?: unknown }>(ls.section.page)?.linePitch;
+  const ctx = typeof pitch === 'number' && pitch > 0 ? { ...ls.ctx, linePitch: pitch } : ls.ctx;
+  const width = ls.geo.right - ls.geo.left;
+  return (p, narrow) => {
+    const again = layoutParagraph(p.source, width, { ...ctx, narrow });
+    if (p.footnotes) again.footnotes = p.footnotes;
+    return again;
+  };
+}
+
 /** Places every section's body on pages; each finished page goes to `onPage`. Returns each section's first page. */
 function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, budget: RenderBudget): number[] {
   const emitter = new Emitter();
   const pages = new PageSequence(emitter, onPage, budget);
   const sectionStarts: number[] = [];
   for (const ls of laid) {
-    const flow = new BodyFlow(emitter, pages, ls.geo, budget);
+    const flow = new BodyFlow(emitter, pages, ls.geo, budget, relayoutIn(ls));
     sectionStarts.push(flow.page);
     flow.blocks(ls.body);
   }
@@ -189,6 +203,7 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
 function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
   const emitter = new Emitter();
   let s = 0;
+  placeFloatsInStacks(emitter, () => laid[s].geo);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];

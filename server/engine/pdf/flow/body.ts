@@ -12,6 +12,13 @@ import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
 import { footnotesOf, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
+import { frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
+import type { LaidTable } from '../layout/items.js';
+import type { Box } from './boxes.js';
+import type { Narrow } from '../layout/paragraph.js';
+
+/** Lays a paragraph out again with some lines narrowed (beside a float). */
+export type Relayout = (p: LaidParagraph, narrow: Narrow) => LaidParagraph;
 
 export class BodyFlow {
   private y: number;
@@ -21,6 +28,10 @@ export class BodyFlow {
   private overflowPage = false;
   /** The footnotes of the open page. */
   private readonly notes = new PageNotes();
+  /** The areas floats on the open page keep free of text. */
+  private exclusions: Exclusion[] = [];
+  /** Boxes of the open page's floats in front of the text: added when the page is full. */
+  private front: Box[] = [];
 
   /** Starts the section on a new page. */
   constructor(
@@ -29,8 +40,11 @@ export class BodyFlow {
     private readonly geo: PageGeometry,
     /** The render's limits: time checked per block and table row. */
     private readonly budget?: RenderBudget,
+    /** Narrows paragraphs beside floats; without it text runs over them. */
+    private readonly relayout?: Relayout,
   ) {
     this.y = geo.top;
+    placeFloatsInStacks(emitter, () => geo);
     this.newPage();
   }
 
@@ -44,11 +58,16 @@ export class BodyFlow {
     this.y = this.geo.top;
     this.atTop = true;
     this.overflowPage = overflow;
+    this.exclusions = [];
+    this.front = [];
   }
 
   /** Draws the open page's footnotes (at a page's end: before the next starts, and after the section's body). */
   finishPage(): void {
-    if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
+    if (this.pages.number === 0) return;
+    this.notes.flush(this.emitter, this.geo, this.fields());
+    for (const b of this.front) this.emitter.out.push(b);
+    this.front = [];
   }
 
   fields(): FieldValues {
@@ -62,15 +81,32 @@ export class BodyFlow {
    */
   blocks(blocks: LaidBlock[]): void {
     let pendingBreaks = 0;
-    blocks.forEach((b, i) => {
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
       if (b.kind === 'pageBreak') {
         pendingBreaks++;
-        return;
+        continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
       this.budget?.tick();
-      if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
-      else {
+      if (b.kind === 'table' && b.float) this.float(b, this.y);
+      else if (b.kind === 'paragraph') {
+        // The floats anchored in this paragraph follow it: placed first, so that its lines can go around them.
+        let j = i + 1;
+        const floats: LaidTable[] = [];
+        for (let next = blocks[j]; next?.kind === 'table' && next.float; next = blocks[++j]) floats.push(next);
+        if (floats.length > 0) {
+          this.anchorPage(b);
+          for (const f of floats) this.float(f, this.y);
+        }
+        this.paragraph(b, blocks[j]);
+        i = j - 1;
+      } else {
+        // A table does not flow beside a float: it starts below those in its way.
+        if (this.exclusions.length > 0) {
+          const hits = this.exclusions.map((e) => ({ ...e, wrap: 'topAndBottom' as const }));
+          this.y = wrapAround(hits, this.geo.left, this.geo.right, this.y, b.heights[0] ?? 0).top;
+        }
         const frame = { left: this.geo.left, top: this.geo.top, bottom: this.geo.bottom };
         this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
           () => this.budget?.tick());
@@ -78,9 +114,42 @@ export class BodyFlow {
         // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
         this.notes.add(footnotesOf([b]));
       }
-    });
+    }
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
     this.finishPage();
+  }
+
+  /** Starts the page an anchor paragraph goes on before its floats are placed (its own page break, a full page). */
+  private anchorPage(p: LaidParagraph): void {
+    if (this.atTop) return;
+    if (p.pageBreakBefore) this.newPage();
+    else if (this.y + p.spaceBefore + (p.lines[0]?.height ?? 0) > this.bottom + 0.01) this.newPage(true);
+  }
+
+  /** Places a float anchored at `anchorTop` on the open page. */
+  private float(t: LaidTable, anchorTop: number): void {
+    const excl = placeFloat(this.emitter, t, frameOf(this.geo, this.geo.left, this.geo.right, anchorTop), this.fields(), this.front);
+    if (excl) this.exclusions.push(excl);
+  }
+
+  /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
+  private aroundFloats(p: LaidParagraph): LaidParagraph {
+    const { left, right } = this.geo;
+    const height = p.lines.reduce((a, l) => a + l.height, 0);
+    const around = wrapAround(this.exclusions, left, right, this.y, height);
+    if (around.top > this.y) {
+      this.y = around.top;
+      this.atTop = false;
+    }
+    // A list item is not laid out again (its number would advance twice): it keeps its width.
+    if ((around.left === left && around.right === right) || !this.relayout || p.source.list) return p;
+    // The lines beside the floats: counted with the present lines' height (narrower lines are more of them).
+    const lineHeight = height / Math.max(1, p.lines.length);
+    if (!(lineHeight > 0)) return p;
+    const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
+    const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
+    if (from >= to) return p;
+    return this.relayout(p, { from, to, start: around.left - left, end: right - around.right });
   }
 
   /** The foot of the body on this page: above its footnotes. */
@@ -104,7 +173,8 @@ export class BodyFlow {
     return n;
   }
 
-  private paragraph(p: LaidParagraph, next: LaidBlock | undefined): void {
+  private paragraph(laid: LaidParagraph, next: LaidBlock | undefined): void {
+    let p = laid;
     if (p.pageBreakBefore && !this.atTop) this.newPage();
     const contentHeight = this.geo.bottom - this.geo.top;
     if (p.keepWithNext && !this.atTop) {
@@ -114,6 +184,8 @@ export class BodyFlow {
       if (need > this.room && need <= contentHeight) this.newPage(true);
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
+    const left = this.geo.left;
+    if (this.exclusions.length > 0) p = this.aroundFloats(p);
     const lines = p.lines;
     let i = 0;
     let first = true;
@@ -137,11 +209,11 @@ export class BodyFlow {
       }
       const chunk = lines.slice(i, i + n);
       const height = chunk.reduce((a, l) => a + l.height, 0);
-      if (p.shading || p.borders) this.emitter.paragraphBox(p, this.geo.left, this.y, height, i === 0, i + n === lines.length);
+      if (p.shading || p.borders) this.emitter.paragraphBox(p, left, this.y, height, i === 0, i + n === lines.length);
       if (first && p.heading) this.pages.current.bookmarks.push({ level: p.heading.level, title: p.heading.title });
       const fields = this.fields();
       for (const line of chunk) {
-        this.emitter.line(line, this.geo.left, this.y, fields);
+        this.emitter.line(line, left, this.y, fields);
         this.y += line.height;
       }
       this.atTop = false;
