@@ -125,7 +125,7 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   const data = descendant(frame, 'a:graphicData');
   const uri = data?.attrs.uri ?? '';
   const anchored = frame.name === 'wp:anchor';
-  if (anchored && width && height) {
+  if (anchored && width !== undefined && height !== undefined && width >= 0 && height >= 0 && width + height > 0) {
     const floats = anchoredFloats(ctx, frame, data, width, height, alt);
     if (floats) return { blocks: floats, positioned: true };
   }

@@ -4,7 +4,7 @@
  * text wraps around it, its preset shape, fill and outline. A group (wpg:wgp) or drawing canvas (wpc:wpc) gives
  * one float per shape inside it, its child transform applied.
  */
-import type { Block, BorderLine, Table, TableCell } from '../model/types.js';
+import type { Block, BorderLine, Table, TableCell, TableRow } from '../model/types.js';
 import type { FloatAxis, FloatFromX, FloatFromY, FloatPlacement, FloatShape } from '../model/floats.js';
 import { childThroughAlternate } from './alternate.js';
 import type { PartContext } from './context.js';
@@ -74,13 +74,18 @@ function moved(base: FloatPlacement, rect: Rect, whole: { w: number; h: number }
   return { ...base, x: shift(base.x, rect.x, whole.w), y: shift(base.y, rect.y, whole.h), width: round2(rect.w), height: round2(rect.h) };
 }
 
+/**
+ * The float as a one-cell table at least its size. Text that does not fit a fixed-size box runs past its foot
+ * (Word cuts it at the box's edge, half lines included; a wrong font metric would else hide a whole line).
+ */
 function floatTable(placement: FloatPlacement, blocks: Block[], margins: TableCell['margins'], vAlign?: TableCell['vAlign']): Table {
   const cell: TableCell = { blocks, margins };
   if (vAlign && vAlign !== 'top') cell.vAlign = vAlign;
+  const row: TableRow = { cells: [cell], height: placement.height };
   return {
     type: 'table',
     columns: [placement.width],
-    rows: [{ cells: [cell], height: placement.height }],
+    rows: [row],
     style: { borders: null, cellMargins: margins, width: placement.width, layout: 'fixed', float: placement },
   };
 }
@@ -193,7 +198,8 @@ function collect(ctx: PartContext, el: XElement, rect: Rect, base: FloatPlacemen
   const shape = shapeOf(ctx, spPr, child(el, 'wps:style'), shapeDecoration(el, ctx.doc.theme), child(spPr, 'a:xfrm'));
   if (shape) placement.shape = shape;
   if (!shape && blocks.length === 0) return;
-  const body = bodyLayout(child(el, 'wps:bodyPr'));
+  const bodyPr = child(el, 'wps:bodyPr');
+  const body = bodyLayout(bodyPr);
   out.push(floatTable(placement, blocks, body.margins, body.vAlign));
 }
 

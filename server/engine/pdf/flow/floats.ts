@@ -52,7 +52,7 @@ function finite(n: unknown): n is number {
 /** The float of a model table, when it has a usable one (a .json model may hold anything). */
 export function floatOf(table: Table): FloatPlacement | undefined {
   const f = table.style && typeof table.style === 'object' ? table.style.float : undefined;
-  if (!f || typeof f !== 'object' || !finite(f.width) || !finite(f.height) || f.width <= 0 || f.height < 0) return undefined;
+  if (!f || typeof f !== 'object' || !finite(f.width) || !finite(f.height) || f.width < 0 || f.height < 0) return undefined;
   if (!f.x || typeof f.x !== 'object' || !f.y || typeof f.y !== 'object') return undefined;
   return f;
 }

@@ -26,7 +26,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       if (depth >= MAX_TABLE_DEPTH) continue;
       const float = floatOf(block);
       // A floating object is laid out at its own size, whatever the width of the text around it.
-      const laid = layoutTable(block, float ? float.width : width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1));
+      const laid = layoutTable(block, float ? Math.max(1, float.width) : width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1));
       if (float) laid.float = float;
       out.push(laid);
     }
