@@ -528,28 +528,29 @@ test('neighbouring paragraphs: contextual spacing between same-style paragraphs,
   assert.deepEqual(style('b3')?.borders, { bottom: line });
 });
 
-test('floating text boxes side by side stay side by side (a borderless row); a decorated box keeps its colours', () => {
+test('absolutely placed VML text boxes become floats at their offsets; a decorated box keeps its colours', () => {
   const vmlBox = (style: string, text: string, attrs = 'filled="f" stroked="f"'): string =>
     `<w:r><w:pict><v:shape type="#_x0000_t202" style="position:absolute;${style}" ${attrs}><v:textbox><w:txbxContent>${p(text)}${p('')}${p('')}</w:txbxContent></v:textbox></v:shape></w:pict></w:r>`;
   const header =
-    `<w:p>${vmlBox('margin-left:-20pt;margin-top:-6pt;width:200pt;height:75pt', 'Left box')}${vmlBox('margin-left:340pt;margin-top:-2pt;width:140pt;height:45pt', 'Right box')}</w:p>` +
-    `<w:p><w:r><w:t>visible anchor</w:t></w:r>${vmlBox('margin-left:0;margin-top:0;width:36pt;height:20pt', 'Dark', 'fillcolor="#1F3864 [3204]" stroked="f"')}</w:p>`;
+    `<w:p>${vmlBox('margin-left:-20pt;margin-top:-6pt;width:200pt;height:75pt', 'Left box')}${vmlBox('margin-left:340pt;margin-top:-2pt;width:140pt;height:45pt;mso-position-horizontal-relative:page', 'Right box')}</w:p>` +
+    `<w:p><w:r><w:t>visible anchor</w:t></w:r>${vmlBox('margin-left:0;margin-top:0;width:36pt;height:20pt;z-index:-1', 'Dark', 'fillcolor="#1F3864 [3204]" stroked="f"')}</w:p>`;
   const model = doc(p('body'), {
     body: '',
     headers: { header1: header },
     sectPr: '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/></w:sectPr>',
   });
   const blocks = model.sections[0].header?.default ?? [];
-  // The empty paragraph that only anchored the boxes is replaced by them.
-  const [row, anchor, dark] = blocks;
-  assert.ok(row.type === 'table');
-  assert.deepEqual(row.columns, [200, 160, 140]);
-  assert.equal(row.style?.borders, null);
-  assert.deepEqual(row.rows[0].cells.map((c) => texts(c.blocks)), [['Left box'], [], ['Right box']]);
-  // The lower box starts lower (4 pt); the empty paragraphs that only filled the boxes are gone.
-  assert.equal((row.rows[0].cells[2].blocks[0] as Paragraph).style?.spaceBefore, 4);
+  // The anchor paragraphs stay (the floats take no room in the flow); each box follows its anchor.
+  const [emptyAnchor, left, right, anchor, dark] = blocks;
+  assert.deepEqual(texts([emptyAnchor]), ['']);
+  assert.ok(left.type === 'table' && right.type === 'table' && dark.type === 'table');
+  assert.deepEqual(left.style?.float, { x: { from: 'column', offset: -20 }, y: { from: 'paragraph', offset: -6 }, width: 200, height: 75, wrap: 'none' });
+  assert.deepEqual([right.style?.float?.x, right.style?.float?.y], [{ from: 'page', offset: 340 }, { from: 'paragraph', offset: -2 }]);
+  // The empty paragraphs that only filled the boxes are gone.
+  assert.deepEqual(left.rows[0].cells.map((c) => texts(c.blocks)), [['Left box']]);
+  assert.deepEqual(right.rows[0].cells.map((c) => texts(c.blocks)), [['Right box']]);
   assert.deepEqual(texts([anchor]), ['visible anchor']);
-  assert.ok(dark.type === 'table');
-  assert.equal(dark.rows[0].cells[0].shading, '#1f3864');
+  assert.deepEqual(dark.style?.float?.shape, { geometry: 'rect', fill: '#1f3864' });
+  assert.equal(dark.style?.float?.behind, true, 'a negative z-index is behind the text');
   assert.deepEqual(texts(dark.rows[0].cells[0].blocks), ['Dark']);
 });

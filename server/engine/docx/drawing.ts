@@ -22,6 +22,7 @@ import type { ImageLookup } from './package.js';
 import { toParagraphStyle } from './resolve.js';
 import { PARTLY_DRAWN } from './warnings.js';
 import { smartArtBlocks } from './smartart.js';
+import { anchoredFloats, vmlFloat } from './floats.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
 
@@ -43,6 +44,8 @@ export interface DrawingOutput {
   blocks: Block[];
   /** For floating content: its box, so floats side by side can stay side by side. */
   box?: FloatBox;
+  /** The blocks are floating objects placed by position (floats.ts), not content to show after the paragraph. */
+  positioned?: boolean;
 }
 
 /** A same-size stand-in for a picture that is not drawn: a light grey box (grey 238: no ink on a page). */
@@ -52,7 +55,7 @@ const URI_PICTURE = '/picture';
 const URI_DIAGRAM = '/diagram';
 const URI_CHART = '/chart';
 
-function textBoxBlocks(ctx: PartContext, scope: XElement): Block[] {
+export function textBoxBlocks(ctx: PartContext, scope: XElement): Block[] {
   const out: Block[] = [];
   for (const content of descendants(scope, 'w:txbxContent')) {
     const blocks = ctx.readBlocks(content).filter(isBlock);
@@ -68,7 +71,7 @@ function isEmptyParagraph(block: Block): boolean {
   return block.type === 'paragraph' && block.runs.every((r) => r.type === 'text' && r.text.trim() === '');
 }
 
-function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
+export function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
   if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
   const found = ctx.doc.pkg.image(ctx.part, relId, { width, height });
   let src: string;
@@ -125,6 +128,10 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   const data = descendant(frame, 'a:graphicData');
   const uri = data?.attrs.uri ?? '';
   const anchored = frame.name === 'wp:anchor';
+  if (anchored && width !== undefined && height !== undefined && width >= 0 && height >= 0 && width + height > 0) {
+    const floats = anchoredFloats(ctx, frame, data, width, height, alt);
+    if (floats) return { blocks: floats, positioned: true };
+  }
   // A picture behind the text is a background or watermark: drawn inline it would push the text away.
   if (anchored && (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true')) {
     ctx.doc.warnings.add('behind_text_not_drawn', ctx.part, 'wp:anchor');
@@ -237,7 +244,7 @@ function chartRun(ctx: PartContext, data: XElement | undefined, classic: boolean
 }
 
 /** A paragraph holding one image (or chart), in the document's default paragraph style. */
-function imageParagraph(ctx: PartContext, image: ImageRun | ChartRun, align?: 'left' | 'center' | 'right'): Paragraph {
+export function imageParagraph(ctx: PartContext, image: ImageRun | ChartRun, align?: 'left' | 'center' | 'right'): Paragraph {
   const base = ctx.doc.styles.paragraphStyle(undefined);
   const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined });
   if (align) style.align = align;
@@ -287,6 +294,11 @@ function readVmlContent(ctx: PartContext, pict: XElement): DrawingOutput {
   const css = vmlStyle(shape?.attrs.style);
   const width = vmlLength(css.width);
   const height = vmlLength(css.height);
+  // WordArt (v:textpath) is not drawn: its fill would paint a solid box.
+  if (shape && css.position === 'absolute' && !child(shape, 'v:textpath')) {
+    const float = vmlFloat(ctx, shape, css, vmlLength, blocks);
+    if (float) return { blocks: [float], positioned: true };
+  }
   if (css.position === 'absolute' && width && height) {
     // mso-position-horizontal/vertical (left, center, right…) win over offsets unless they say "absolute".
     const along = (offset: string | undefined, align: string | undefined, size: number): number => {

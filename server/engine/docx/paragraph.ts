@@ -20,7 +20,7 @@ interface Builder {
   /** Inline content split at page breaks. */
   segments: Inline[][];
   /** Content that floats in the paragraph (text boxes, floating pictures…), placed after it. */
-  floats: Array<{ blocks: Block[]; box?: FloatBox }>;
+  floats: Array<{ blocks: Block[]; box?: FloatBox; positioned?: boolean }>;
   /** Segments that start after a column break rather than a page break. */
   columnBreaks?: Set<number>;
 }
@@ -80,7 +80,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   // A paragraph that only anchors floating content (an empty line holding a text box or a picture) is
   // replaced by that content: in Word the floats sit over that line rather than below it.
   const onlyAnchors =
-    builder.floats.length > 0 && !level && builder.segments.length === 1 && builder.segments[0].every((r) => r.type === 'text' && r.text.trim() === '');
+    builder.floats.some((f) => !f.positioned) && !level && builder.segments.length === 1 && builder.segments[0].every((r) => r.type === 'text' && r.text.trim() === '');
   if (onlyAnchors) builder.segments = [];
   const last = builder.segments.length - 1;
   builder.segments.forEach((segment, index) => {
@@ -147,8 +147,16 @@ function mergeRuns(runs: Inline[]): Inline[] {
  * address box in a letterhead) become one borderless row of a table, so they stay side by side; otherwise
  * they follow one another from top to bottom.
  */
-function arrangeFloats(floats: Builder['floats']): Block[] {
-  if (floats.length === 0) return [];
+function arrangeFloats(all: Builder['floats']): Block[] {
+  if (all.length === 0) return [];
+  // Floats placed by position (floats.ts) follow their anchor as they are; the flow takes them out of it.
+  const positioned = all.filter((f) => f.positioned).flatMap((f) => f.blocks);
+  const floats = all.filter((f) => !f.positioned);
+  if (floats.length === 0) return positioned;
+  return [...positioned, ...arrangeFlowing(floats)];
+}
+
+function arrangeFlowing(floats: Builder['floats']): Block[] {
   const placed = floats.filter((f): f is { blocks: Block[]; box: FloatBox } => f.box !== undefined);
   if (placed.length >= 2 && placed.length === floats.length) {
     const byX = [...placed].sort((a, b) => a.box.x - b.box.x);
@@ -415,14 +423,14 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     case 'w:drawing': {
       const out = readDrawing(ctx, node);
       if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
-      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box });
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned });
       break;
     }
     case 'w:pict':
     case 'w:object': {
       const out = readVml(ctx, node);
       if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
-      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box });
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned });
       break;
     }
     case 'mc:AlternateContent': {

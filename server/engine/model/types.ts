@@ -11,6 +11,9 @@
  */
 
 import type { ErrorCode, WarningCode } from '../../errors/catalogue.js';
+import type { FloatPlacement } from './floats.js';
+
+export type { FloatPlacement } from './floats.js';
 
 export interface RunStyle {
   /** Family as the author wrote it ('Calibri', 'Times New Roman', 'Helvetica'); engine/pdf maps it to a bundled font. */
@@ -318,6 +321,8 @@ export interface Table {
      * at the expense of the others when the table fits in the box.
      */
     layout?: 'fixed' | 'auto';
+    /** A floating object (model/floats.ts): placed on the page by position, out of the flow. */
+    float?: FloatPlacement;
   };
 }
 

@@ -21,8 +21,10 @@ import type { LayoutContext } from './layout/paragraph.js';
 import type { LaidBlock } from './layout/items.js';
 import { Painter } from './draw/painter.js';
 import { drawWatermark } from './draw/watermark.js';
-import { BodyFlow } from './flow/body.js';
+import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
+import { placeFloatsInStacks } from './flow/floats.js';
+import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
 import type { LaidPage } from './flow/boxes.js';
@@ -179,6 +181,19 @@ function disableArabicPass(doc: jsPDF): void {
   for (const [token, [fn]] of Object.entries(topic)) if (fn === processArabic) events.unsubscribe(token);
 }
 
+/** Lays a body paragraph out again with lines narrowed beside a float, as the section's body was laid out. */
+function relayoutIn(ls: LaidSection): Relayout {
+  const pitch = asObject<{ linePitch?: unknown }>(ls.section.page)?.linePitch;
+  const ctx = typeof pitch === 'number' && pitch > 0 ? { ...ls.ctx, linePitch: pitch } : ls.ctx;
+  // In columns the body was laid out at the narrowest column's width (layoutSection).
+  const width = ls.columns ? Math.min(...ls.columns.width) : ls.geo.right - ls.geo.left;
+  return (p, narrow) => {
+    const again = layoutParagraph(p.source, width, { ...ctx, narrow });
+    if (p.footnotes) again.footnotes = p.footnotes;
+    return again;
+  };
+}
+
 /** Places every section's body on pages; each finished page goes to `onPage`. Returns each section's first page. */
 function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, budget: RenderBudget): number[] {
   const emitter = new Emitter();
@@ -191,7 +206,7 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
       continueAt: ls.section.continuous === true ? endY : undefined,
       balance: laid[i + 1]?.section.continuous === true,
     };
-    const flow = new BodyFlow(emitter, pages, ls.geo, budget, options);
+    const flow = new BodyFlow(emitter, pages, ls.geo, budget, options, relayoutIn(ls));
     sectionStarts.push(flow.page);
     flow.blocks(ls.body);
     endY = flow.endY;
@@ -203,6 +218,7 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
 function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
   const emitter = new Emitter();
   let s = 0;
+  placeFloatsInStacks(emitter, () => laid[s].geo);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];

@@ -9,6 +9,7 @@ import type { Face } from '../fonts/faces.js';
 import type { Rgb } from '../layout/color.js';
 import type { Bookmark, Box, LaidPage, PageCountBox, PathBox } from '../flow/boxes.js';
 import { drawImage } from './image.js';
+import { drawShape } from './shape.js';
 
 function sameRgb(a: Rgb, b: Rgb | null): boolean {
   return b !== null && a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
@@ -120,6 +121,11 @@ export class Painter {
           break;
         case 'path':
           this.path(b);
+          break;
+        case 'shape':
+          this.invalidate();
+          drawShape(doc, b);
+          this.invalidate();
           break;
       }
     }

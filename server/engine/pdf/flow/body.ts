@@ -16,6 +16,10 @@ import { flowBodyTable } from './table.js';
 import { footnotesOf, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
 import { balancedHeight, type ColumnSet } from './columns.js';
+import { frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
+import type { LaidTable } from '../layout/items.js';
+import type { Box } from './boxes.js';
+import type { Narrow } from '../layout/paragraph.js';
 
 export interface FlowOptions {
   /** The section's columns (null: one). */
@@ -27,6 +31,9 @@ export interface FlowOptions {
 }
 
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
+
+/** Lays a paragraph out again with some lines narrowed (beside a float). */
+export type Relayout = (p: LaidParagraph, narrow: Narrow) => LaidParagraph;
 
 export class BodyFlow {
   private y: number;
@@ -43,6 +50,10 @@ export class BodyFlow {
   private colEnds: number[] = [];
   /** The balanced columns' foot on this page (all but the last column stop there); null: the page's foot. */
   private limit: number | null = null;
+  /** The areas floats on the open page keep free of text. */
+  private exclusions: Exclusion[] = [];
+  /** Boxes of the open page's floats in front of the text: added when the page is full. */
+  private front: Box[] = [];
 
   /** Starts the section on a new page. */
   constructor(
@@ -52,10 +63,13 @@ export class BodyFlow {
     /** The render's limits: time checked per block and table row. */
     private readonly budget?: RenderBudget,
     private readonly options: FlowOptions = {},
+    /** Narrows paragraphs beside floats; without it text runs over them. */
+    private readonly relayout?: Relayout,
   ) {
     this.columns = options.columns ?? null;
     this.y = geo.top;
     this.colTop = geo.top;
+    placeFloatsInStacks(emitter, () => geo);
     if (options.continueAt !== undefined && pages.number > 0) {
       this.y = this.colTop = Math.min(options.continueAt, geo.bottom);
       this.atTop = false;
@@ -65,6 +79,11 @@ export class BodyFlow {
   /** Left edge of the column being filled. */
   private get left(): number {
     return this.geo.left + (this.columns ? this.columns.x[this.col] : 0);
+  }
+
+  /** Right edge of the column being filled. */
+  private get right(): number {
+    return this.columns ? this.left + this.columns.width[this.col] : this.geo.right;
   }
 
   /** The lowest y the body reached on the open page (the next continuous section starts there). */
@@ -84,6 +103,8 @@ export class BodyFlow {
     this.colEnds = [];
     this.limit = null;
     this.atTop = true;
+    this.exclusions = [];
+    this.front = [];
     this.overflowPage = overflow;
   }
 
@@ -117,7 +138,15 @@ export class BodyFlow {
   /** Draws the open page's footnotes (at a page's end: before the next starts, and after the section's body). */
   finishPage(): void {
     this.separators();
-    if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
+    if (this.pages.number === 0) return;
+    this.notes.flush(this.emitter, this.geo, this.fields());
+    this.flushFront();
+  }
+
+  /** The open page's floats in front of the text, drawn over it. */
+  private flushFront(): void {
+    for (const b of this.front) this.emitter.out.push(b);
+    this.front = [];
   }
 
   fields(): FieldValues {
@@ -135,18 +164,35 @@ export class BodyFlow {
       if (h !== null) this.limit = this.colTop + h;
     }
     let pendingBreaks = 0;
-    blocks.forEach((b, i) => {
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
       if (b.kind === 'pageBreak') {
         if (b.column && this.columns) {
           for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
           this.nextColumn();
         } else pendingBreaks++;
-        return;
+        continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
       this.budget?.tick();
-      if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
-      else {
+      if (b.kind === 'table' && b.float) this.float(b, this.y);
+      else if (b.kind === 'paragraph') {
+        // The floats anchored in this paragraph follow it: placed first, so that its lines can go around them.
+        let j = i + 1;
+        const floats: LaidTable[] = [];
+        for (let next = blocks[j]; next?.kind === 'table' && next.float; next = blocks[++j]) floats.push(next);
+        if (floats.length > 0) {
+          this.anchorPage(b);
+          for (const f of floats) this.float(f, this.y);
+        }
+        this.paragraph(b, blocks[j]);
+        i = j - 1;
+      } else {
+        // A table does not flow beside a float: it starts below those in its way.
+        if (this.exclusions.length > 0) {
+          const hits = this.exclusions.map((e) => ({ ...e, wrap: 'topAndBottom' as const }));
+          this.y = wrapAround(hits, this.left, this.right, this.y, b.heights[0] ?? 0).top;
+        }
         // A table that goes on in the next column keeps its first column's x (flow/table.ts places the columns once).
         const frame = { left: this.left, top: this.colTop, bottom: this.bottom };
         const onward = (): void => {
@@ -159,14 +205,49 @@ export class BodyFlow {
         // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
         this.notes.add(footnotesOf([b]));
       }
-    });
+    }
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
     if (this.options.balance) {
       // The next section goes on below this one, on this page: its columns' lines and notes are drawn now.
       this.separators();
       this.colEnds[this.col] = this.y;
       if (this.pages.number > 0) this.notes.flush(this.emitter, this.geo, this.fields());
+      this.flushFront();
     } else this.finishPage();
+  }
+
+  /** Starts the page an anchor paragraph goes on before its floats are placed (its own page break, a full page). */
+  private anchorPage(p: LaidParagraph): void {
+    if (this.atTop) return;
+    if (p.pageBreakBefore) this.newPage();
+    else if (this.y + p.spaceBefore + (p.lines[0]?.height ?? 0) > this.bottom + 0.01) this.newPage(true);
+  }
+
+  /** Places a float anchored at `anchorTop` on the open page. */
+  private float(t: LaidTable, anchorTop: number): void {
+    const excl = placeFloat(this.emitter, t, frameOf(this.geo, this.left, this.right, anchorTop), this.fields(), this.front);
+    if (excl) this.exclusions.push(excl);
+  }
+
+  /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
+  private aroundFloats(p: LaidParagraph): LaidParagraph {
+    const left = this.left;
+    const right = this.right;
+    const height = p.lines.reduce((a, l) => a + l.height, 0);
+    const around = wrapAround(this.exclusions, left, right, this.y, height);
+    if (around.top > this.y) {
+      this.y = around.top;
+      this.atTop = false;
+    }
+    // A list item is not laid out again (its number would advance twice): it keeps its width.
+    if ((around.left === left && around.right === right) || !this.relayout || p.source.list) return p;
+    // The lines beside the floats: counted with the present lines' height (narrower lines are more of them).
+    const lineHeight = height / Math.max(1, p.lines.length);
+    if (!(lineHeight > 0)) return p;
+    const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
+    const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
+    if (from >= to) return p;
+    return this.relayout(p, { from, to, start: around.left - left, end: right - around.right });
   }
 
   /** The foot of the body in this column: above the page's footnotes, or where balanced columns end. */
@@ -192,7 +273,8 @@ export class BodyFlow {
     return n;
   }
 
-  private paragraph(p: LaidParagraph, next: LaidBlock | undefined): void {
+  private paragraph(laid: LaidParagraph, next: LaidBlock | undefined): void {
+    let p = laid;
     if (p.pageBreakBefore && !this.atTop) this.newPage();
     const contentHeight = this.geo.bottom - this.colTop;
     if (p.keepWithNext && !this.atTop) {
@@ -202,6 +284,7 @@ export class BodyFlow {
       if (need > this.room && need <= contentHeight) this.nextColumn();
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
+    if (this.exclusions.length > 0) p = this.aroundFloats(p);
     const lines = p.lines;
     let i = 0;
     let first = true;

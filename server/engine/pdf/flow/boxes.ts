@@ -102,7 +102,23 @@ export interface PathBox {
   width: number;
 }
 
-export type Box = TextBox | FillBox | LineBox | FrameBox | ImageBox | LinkBox | PageCountBox | PathBox;
+/** A floating object's preset shape (model/floats.ts), filled and/or outlined; lines may end in arrowheads. */
+export interface ShapeBox {
+  kind: 'shape';
+  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fill: Rgb | null;
+  stroke: { width: number; color: Rgb; dash: number[] | null } | null;
+  /** Lines: from the bottom-left to the top-right corner instead of top-left to bottom-right. */
+  flip: boolean;
+  head: boolean;
+  tail: boolean;
+}
+
+export type Box = TextBox | FillBox | LineBox | FrameBox | ImageBox | LinkBox | PageCountBox | PathBox | ShapeBox;
 
 /** An outline (bookmark) entry starting on a page. */
 export interface Bookmark {

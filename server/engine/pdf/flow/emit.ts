@@ -34,6 +34,11 @@ function moved(b: Box, dx: number, dy: number): Box {
 export class Emitter {
   /** Where boxes go: the boxes of the page being filled (set by the flow as pages start). */
   out: Box[] = [];
+  /**
+   * Places a floating object met in a stack (a header's logo, a text box in a cell) anchored at (x0, y), the
+   * left of its column and the top of its paragraph (flow/floats.ts); set by whoever knows the page.
+   */
+  floatAt: ((t: LaidTable, x0: number, y: number, fields: FieldValues) => void) | null = null;
 
   fillRect(x: number, y: number, w: number, h: number, color: Rgb): void {
     if (!(w > 0) || !(h > 0)) return;
@@ -173,8 +178,12 @@ export class Emitter {
 
   /** Places blocks one below the other (no page breaks); returns the y below them. */
   stack(blocks: LaidBlock[], x0: number, y: number, fields: FieldValues): number {
+    let anchor = y;
     for (const b of blocks) {
-      if (b.kind === 'paragraph') y = this.paragraph(b, x0, y, fields);
+      if (b.kind === 'paragraph') {
+        anchor = y;
+        y = this.paragraph(b, x0, y, fields);
+      } else if (b.kind === 'table' && b.float) this.floatAt?.(b, x0, anchor, fields);
       else if (b.kind === 'table') y = this.grid(b, x0, y, fields);
     }
     return y;

@@ -3,6 +3,7 @@ import type { Block } from '../../model/types.js';
 import type { LaidBlock, LaidParagraph } from './items.js';
 import { layoutParagraph, type LayoutContext } from './paragraph.js';
 import { layoutTable } from './table.js';
+import { floatOf } from '../flow/floats.js';
 
 /** Tables nested deeper than this are flattened to their text (a guard against pathological models). */
 const MAX_TABLE_DEPTH = 8;
@@ -23,7 +24,11 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
     else if (block.type === 'pageBreak') out.push(block.column === true ? { kind: 'pageBreak', column: true } : { kind: 'pageBreak' });
     else if (block.type === 'table') {
       if (depth >= MAX_TABLE_DEPTH) continue;
-      out.push(layoutTable(block, width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1)));
+      const float = floatOf(block);
+      // A floating object is laid out at its own size, whatever the width of the text around it.
+      const laid = layoutTable(block, float ? Math.max(1, float.width) : width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1));
+      if (float) laid.float = float;
+      out.push(laid);
     }
   }
   return out;
@@ -38,7 +43,8 @@ export function paragraphHeight(p: LaidParagraph): number {
 
 export function blockHeight(b: LaidBlock): number {
   if (b.kind === 'paragraph') return paragraphHeight(b);
-  if (b.kind === 'table') return b.heights.reduce((a, h) => a + h, 0);
+  // A floating object takes no room in the stack it is anchored in.
+  if (b.kind === 'table') return b.float ? 0 : b.heights.reduce((a, h) => a + h, 0);
   return 0;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Face } from '../fonts/faces.js';
 import type { Rgb } from './color.js';
-import type { BorderLine, Paragraph } from '../../model/types.js';
+import type { BorderLine, FloatPlacement, Paragraph } from '../../model/types.js';
 import type { PreparedImage } from '../images.js';
 import type { Box } from '../flow/boxes.js';
 
@@ -143,6 +143,8 @@ export interface LaidTable {
   rows: LaidRow[];
   /** Height of each row (content, padding and minimum height; rows spanned by tall cells grown). */
   heights: number[];
+  /** A floating object (model/floats.ts): placed by position, out of the flow (flow/floats.ts). */
+  float?: FloatPlacement;
 }
 
 export interface LaidPageBreak {

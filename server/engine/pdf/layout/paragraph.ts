@@ -54,6 +54,18 @@ export interface LayoutContext {
   locale?: string;
   /** The section's document grid (points): lines of auto spacing take whole multiples of it. */
   linePitch?: number;
+  /**
+   * Lines `from` to `to` (excluded) start `start` points further right and end `end` points earlier: the lines
+   * beside a float (flow/floats.ts). Left-to-right paragraphs only.
+   */
+  narrow?: Narrow;
+}
+
+export interface Narrow {
+  from: number;
+  to: number;
+  start: number;
+  end: number;
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -226,6 +238,8 @@ interface LineBuild {
   /** Format of the last control character seen (for an empty line's height). */
   markFace: Face;
   markFmt: Fmt;
+  /** How much earlier than the column this line ends (beside a float). */
+  cut: number;
 }
 
 interface ParaGeometry {
@@ -316,11 +330,23 @@ class LineBreaker {
     private readonly fonts: DocumentFonts,
     private readonly decimal: string,
     private readonly minWidth?: { value: number },
+    private readonly narrow?: Narrow,
   ) {
     this.line = this.newLine(true);
   }
 
+  /** The narrowing of the line being started (beside a float), if any. */
+  private get narrowing(): Narrow | null {
+    const n = this.narrow;
+    const i = this.lines.length;
+    return n && i >= n.from && i < n.to ? n : null;
+  }
+
   private lineStart(first: boolean): number {
+    return this.columnStart(first) + (this.narrowing?.start ?? 0);
+  }
+
+  private columnStart(first: boolean): number {
     const base = this.geo.indentStart + (first ? this.geo.firstLine : 0);
     if (first && this.label) {
       // Text after a label starts at the hanging indent, or after the label when it is wider.
@@ -331,12 +357,12 @@ class LineBreaker {
   }
 
   private get lineEnd(): number {
-    return this.geo.width - this.geo.indentEnd;
+    return this.geo.width - this.geo.indentEnd - (this.narrowing?.end ?? 0);
   }
 
   private newLine(first: boolean): LineBuild {
     const start = this.lineStart(first);
-    return { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt };
+    return { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
   }
 
   /** The next tab stop after x: explicit stops, the hanging indent, then the default half-inch grid. */
@@ -619,7 +645,7 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
-  const physRight = geo.rtl ? geo.width - start : geo.width - geo.indentEnd;
+  const physRight = geo.rtl ? geo.width - start : geo.width - geo.indentEnd - line.cut;
   let contentWidth: number;
   if (needsBidi) {
     items = visualItems(items, geo.rtl ? 1 : 0);
@@ -830,7 +856,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     }
   }
 
-  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.', ctx.minWidth);
+  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.', ctx.minWidth, geo.rtl ? undefined : ctx.narrow);
   for (const unit of builder.units) breaker.add(unit);
   breaker.end();
 

@@ -1,0 +1,52 @@
+/**
+ * Floating objects (Word's anchored drawings, text boxes, shapes, VML shapes, frames): a one-cell table laid out
+ * at its own size and placed on the page by position, out of the text flow, instead of after its paragraph. The
+ * table carries the placement in `style.float`; its cell holds the object's text or picture (so tags inside a
+ * text box are compiled and bound like any cell's), its margins are the box's insets.
+ */
+import type { BorderLine } from './types.js';
+
+/** What a horizontal position is measured from (Word's wp:positionH/@relativeFrom). */
+export type FloatFromX = 'page' | 'margin' | 'column' | 'character' | 'leftMargin' | 'rightMargin' | 'insideMargin' | 'outsideMargin';
+/** What a vertical position is measured from (wp:positionV/@relativeFrom). */
+export type FloatFromY = 'page' | 'margin' | 'paragraph' | 'line' | 'topMargin' | 'bottomMargin' | 'insideMargin' | 'outsideMargin';
+
+export interface FloatAxis<F> {
+  from: F;
+  /** Aligned in the reference area (left/top, centre, right/bottom); the offset then moves it from there. */
+  align?: 'start' | 'center' | 'end';
+  /** Distance (points) from the reference area's start, or from the aligned spot when `align` is set. */
+  offset?: number;
+  /** The size aligned (a group's, for a shape inside it); default the float's own size. */
+  span?: number;
+}
+
+/** A preset shape drawn under the float's content: Word's a:prstGeom (or a VML shape). */
+export interface FloatShape {
+  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond';
+  fill?: string;
+  line?: BorderLine;
+  /** Lines: drawn from the bottom-left instead of the top-left corner (flipH xor flipV). */
+  flip?: boolean;
+  /** Lines: arrowheads at the start (head) and the end (tail). */
+  head?: boolean;
+  tail?: boolean;
+}
+
+export interface FloatPlacement {
+  x: FloatAxis<FloatFromX>;
+  y: FloatAxis<FloatFromY>;
+  width: number;
+  height: number;
+  /**
+   * How text flows around it: 'none' (in front of or behind the text, which does not move), 'square' (lines
+   * beside it are narrowed; Word's wrapSquare, wrapTight and wrapThrough) or 'topAndBottom' (text continues
+   * below it).
+   */
+  wrap: 'none' | 'square' | 'topAndBottom';
+  /** Drawn under the text (Word's behindDoc). */
+  behind?: boolean;
+  /** Space kept free around it by wrapped text (points). */
+  distance?: { top: number; right: number; bottom: number; left: number };
+  shape?: FloatShape;
+}

@@ -1,0 +1,60 @@
+/** Paints a floating object's preset shape (flow/boxes.ts ShapeBox) with jsPDF's path operations. */
+import type { jsPDF } from 'jspdf';
+import type { ShapeBox } from '../flow/boxes.js';
+
+/** An arrowhead's length per point of line width (Word's "medium" head), at least this many points. */
+const HEAD_PER_WIDTH = 4;
+const MIN_HEAD = 4;
+
+function arrowhead(doc: jsPDF, fromX: number, fromY: number, tipX: number, tipY: number, width: number): void {
+  const len = Math.hypot(tipX - fromX, tipY - fromY);
+  if (!(len > 0)) return;
+  const size = Math.min(len / 2, Math.max(MIN_HEAD, width * HEAD_PER_WIDTH));
+  const ux = (tipX - fromX) / len;
+  const uy = (tipY - fromY) / len;
+  const bx = tipX - ux * size;
+  const by = tipY - uy * size;
+  const half = size / 2;
+  doc.triangle(tipX, tipY, bx - uy * half, by + ux * half, bx + uy * half, by - ux * half, 'F');
+}
+
+export function drawShape(doc: jsPDF, b: ShapeBox): void {
+  const stroke = b.stroke;
+  if (b.fill) doc.setFillColor(b.fill[0], b.fill[1], b.fill[2]);
+  if (stroke) {
+    doc.setDrawColor(stroke.color[0], stroke.color[1], stroke.color[2]);
+    doc.setLineWidth(stroke.width);
+    if (stroke.dash) doc.setLineDashPattern(stroke.dash, 0);
+  }
+  const style = b.fill && stroke ? 'FD' : b.fill ? 'F' : 'S';
+  const { x, y, w, h } = b;
+  switch (b.geometry) {
+    case 'line': {
+      if (!stroke) break;
+      const [x1, y1, x2, y2] = b.flip ? [x, y + h, x + w, y] : [x, y, x + w, y + h];
+      doc.line(x1, y1, x2, y2);
+      if (stroke.dash) doc.setLineDashPattern([], 0);
+      if (b.head || b.tail) doc.setFillColor(stroke.color[0], stroke.color[1], stroke.color[2]);
+      if (b.head) arrowhead(doc, x2, y2, x1, y1, stroke.width);
+      if (b.tail) arrowhead(doc, x1, y1, x2, y2, stroke.width);
+      return;
+    }
+    case 'ellipse':
+      doc.ellipse(x + w / 2, y + h / 2, w / 2, h / 2, style);
+      break;
+    case 'roundRect': {
+      const r = Math.min(w, h) * 0.1667;
+      doc.roundedRect(x, y, w, h, r, r, style);
+      break;
+    }
+    case 'triangle':
+      doc.triangle(x + w / 2, y, x + w, y + h, x, y + h, style);
+      break;
+    case 'diamond':
+      doc.lines([[w / 2, h / 2], [-w / 2, h / 2], [-w / 2, -h / 2], [w / 2, -h / 2]], x + w / 2, y, [1, 1], style, true);
+      break;
+    default:
+      doc.rect(x, y, w, h, style);
+  }
+  if (stroke?.dash) doc.setLineDashPattern([], 0);
+}

@@ -1,0 +1,203 @@
+/**
+ * Floating objects (model/floats.ts) on the page: where a float sits (its position measured from the page, the
+ * margins, the column or its anchor paragraph), its preset shape and content as boxes in front of or behind
+ * the text, and the area it keeps free of the text flowing around it.
+ */
+import type { FloatPlacement, Table } from '../../model/types.js';
+import type { FloatAxis } from '../../model/floats.js';
+import { parseColor, type Rgb } from '../layout/color.js';
+import type { LaidTable } from '../layout/items.js';
+import type { Box, ShapeBox } from './boxes.js';
+import type { Emitter, FieldValues } from './emit.js';
+import type { PageGeometry } from './section.js';
+
+/** The areas a float's position can be measured from, in page coordinates. */
+export interface FloatFrame {
+  pageWidth: number;
+  pageHeight: number;
+  /** The margins' inner edges (the body's content box). */
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  /** The column (or cell) the anchor is in. */
+  columnLeft: number;
+  columnRight: number;
+  /** Top of the anchor paragraph. */
+  anchorTop: number;
+}
+
+/** The area text keeps out of (page coordinates, the float's wrap distances included). */
+export interface Exclusion {
+  x1: number;
+  x2: number;
+  y1: number;
+  y2: number;
+  wrap: 'square' | 'topAndBottom';
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const BLACK: Rgb = [0, 0, 0];
+
+function finite(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n);
+}
+
+/** The float of a model table, when it has a usable one (a .json model may hold anything). */
+export function floatOf(table: Table): FloatPlacement | undefined {
+  const f = table.style && typeof table.style === 'object' ? table.style.float : undefined;
+  if (!f || typeof f !== 'object' || !finite(f.width) || !finite(f.height) || f.width < 0 || f.height < 0) return undefined;
+  if (!f.x || typeof f.x !== 'object' || !f.y || typeof f.y !== 'object') return undefined;
+  return f;
+}
+
+function along<F>(axis: FloatAxis<F>, start: number, end: number, size: number): number {
+  const span = finite(axis.span) ? axis.span : size;
+  let at = start;
+  if (axis.align === 'center') at = start + (end - start - span) / 2;
+  else if (axis.align === 'end') at = end - span;
+  return at + (finite(axis.offset) ? axis.offset : 0);
+}
+
+/** Where a float sits on the page. */
+export function floatRect(f: FloatPlacement, frame: FloatFrame): Rect {
+  let h0 = frame.columnLeft;
+  let h1 = frame.columnRight;
+  switch (f.x.from) {
+    case 'page': [h0, h1] = [0, frame.pageWidth]; break;
+    case 'margin': [h0, h1] = [frame.left, frame.right]; break;
+    case 'leftMargin': case 'insideMargin': [h0, h1] = [0, frame.left]; break;
+    case 'rightMargin': case 'outsideMargin': [h0, h1] = [frame.right, frame.pageWidth]; break;
+  }
+  let v0 = frame.anchorTop;
+  let v1 = frame.bottom;
+  switch (f.y.from) {
+    case 'page': [v0, v1] = [0, frame.pageHeight]; break;
+    case 'margin': [v0, v1] = [frame.top, frame.bottom]; break;
+    case 'topMargin': case 'insideMargin': [v0, v1] = [0, frame.top]; break;
+    case 'bottomMargin': case 'outsideMargin': [v0, v1] = [frame.bottom, frame.pageHeight]; break;
+  }
+  return { x: along(f.x, h0, h1, f.width), y: along(f.y, v0, v1, f.height), w: f.width, h: f.height };
+}
+
+/** The float's shape as a box (nothing when it has none to draw). */
+function shapeBox(f: FloatPlacement, r: Rect): ShapeBox | null {
+  const s = f.shape;
+  if (!s || typeof s !== 'object') return null;
+  const fill = s.fill ? parseColor(s.fill) : null;
+  const line = s.line && finite(s.line.width) && s.line.width > 0 ? s.line : undefined;
+  if (!fill && !line) return null;
+  const dash = !line || !line.style || line.style === 'single' || line.style === 'double' ? null : line.style === 'dotted' ? [line.width, line.width * 1.5] : [line.width * 4, line.width * 2];
+  return {
+    kind: 'shape',
+    geometry: s.geometry,
+    x: r.x,
+    y: r.y,
+    w: r.w,
+    h: r.h,
+    fill,
+    stroke: line ? { width: Math.min(line.width, 12), color: parseColor(line.color) ?? BLACK, dash } : null,
+    flip: s.flip === true,
+    head: s.head === true,
+    tail: s.tail === true,
+  };
+}
+
+/** A laid-out float drawn at `r` (its shape, then its content), as boxes of its own. */
+export function drawFloat(emitter: Emitter, t: LaidTable, f: FloatPlacement, r: Rect, fields: FieldValues): Box[] {
+  const page = emitter.out;
+  const own: Box[] = [];
+  emitter.out = own;
+  const shape = shapeBox(f, r);
+  if (shape) own.push(shape);
+  emitter.grid(t, r.x - t.x, r.y, fields);
+  emitter.out = page;
+  return own;
+}
+
+/**
+ * Where a float's boxes go on the page: behind the text under everything already there (what comes later is
+ * drawn over them anyway); in front, to `front` when given (the flow adds them once the page is full), else on top.
+ */
+function layer(page: Box[], own: Box[], behind: boolean, front?: Box[]): void {
+  if (behind) page.unshift(...own);
+  else for (const b of own) (front ?? page).push(b);
+}
+
+/** The area a float keeps free of text, or null when text runs over or under it. */
+export function exclusionOf(f: FloatPlacement, r: Rect): Exclusion | null {
+  if (f.wrap !== 'square' && f.wrap !== 'topAndBottom') return null;
+  const d = f.distance;
+  const dist = (n: unknown): number => (finite(n) ? Math.max(0, n) : 0);
+  return { x1: r.x - dist(d?.left), x2: r.x + r.w + dist(d?.right), y1: r.y - dist(d?.top), y2: r.y + r.h + dist(d?.bottom), wrap: f.wrap };
+}
+
+/** Where lines go: from `top`, between `left` and `right` while beside floats that reach from y1 to y2. */
+export interface Around {
+  left: number;
+  right: number;
+  top: number;
+  y1: number;
+  y2: number;
+}
+
+/** Narrowest room (points) worth putting text beside a float; less and the text goes below it. */
+const MIN_BESIDE = 72;
+
+/**
+ * Where text between `top` and `top + height` may go in the column [left, right] given the page's exclusions:
+ * the same column (nothing in the way), a narrower span beside a float, or a lower top (below a float that
+ * leaves no room beside it).
+ */
+export function wrapAround(exclusions: Exclusion[], left: number, right: number, top: number, height: number): Around {
+  let y = top;
+  // Each jump below a float can meet another one: at most one pass per float.
+  for (let pass = 0; pass <= exclusions.length; pass++) {
+    const hits = exclusions.filter((e) => e.y1 < y + height && e.y2 > y && e.x1 < right && e.x2 > left);
+    if (hits.length === 0) return { left, right, top: y, y1: y, y2: y };
+    if (hits.every((e) => e.wrap === 'square')) {
+      // The widest free span between the floats beside these lines.
+      const edges = hits.map((e) => [Math.max(left, e.x1), Math.min(right, e.x2)] as const).sort((a, b) => a[0] - b[0]);
+      let best = { left, right: left };
+      let from = left;
+      for (const [a, b] of edges) {
+        if (a - from > best.right - best.left) best = { left: from, right: a };
+        from = Math.max(from, b);
+      }
+      if (right - from > best.right - best.left) best = { left: from, right };
+      if (best.right - best.left >= MIN_BESIDE) return { ...best, top: y, y1: Math.min(...hits.map((e) => e.y1)), y2: Math.max(...hits.map((e) => e.y2)) };
+    }
+    y = Math.max(...hits.map((e) => e.y2));
+  }
+  return { left, right, top: y, y1: y, y2: y };
+}
+
+/** The frame of a float anchored at `anchorTop` in the column [columnLeft, columnRight] of a page. */
+export function frameOf(geo: PageGeometry, columnLeft: number, columnRight: number, anchorTop: number): FloatFrame {
+  return { pageWidth: geo.width, pageHeight: geo.height, left: geo.left, right: geo.right, top: geo.top, bottom: geo.bottom, columnLeft, columnRight, anchorTop };
+}
+
+/**
+ * Places and draws a laid-out float (in front of the text: into `front` when given); returns the area it keeps
+ * free of text (null: none).
+ */
+export function placeFloat(emitter: Emitter, t: LaidTable, frame: FloatFrame, fields: FieldValues, front?: Box[]): Exclusion | null {
+  if (!t.float) return null;
+  const r = floatRect(t.float, frame);
+  layer(emitter.out, drawFloat(emitter, t, t.float, r, fields), t.float.behind === true, front);
+  return exclusionOf(t.float, r);
+}
+
+/** Lets `emitter` place the floats it meets in stacks (headers, footers, cells) on a page of `geo()`. */
+export function placeFloatsInStacks(emitter: Emitter, geo: () => PageGeometry): void {
+  emitter.floatAt = (t, x0, y, fields) => {
+    const g = geo();
+    placeFloat(emitter, t, frameOf(g, x0, Math.max(g.right, x0), y), fields);
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Floating objects (anchored pictures, text boxes, shapes, absolute VML) placed by position: read from the
+ * layout data (test/engine/pdf/boxes.ts) and from the PDF (pdftotext -bbox), on built .docx files and on a corpus
+ * file.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileTemplate, renderPdf } from '../../server/engine/index.js';
+import type { Box, LaidPage } from '../../server/engine/pdf/flow/boxes.js';
+import { docxPages, findText, textBoxes } from '../engine/pdf/boxes.js';
+import { countPixels, near as nearColour, raster, words } from '../engine/pdf/helpers.js';
+import { buildDocx, makePng, p } from './build-docx.js';
+
+/** The public corpus (as corpus.test.ts finds it; importing that file would run its tests here). */
+const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
+
+const EMU = 12700;
+/** DEFAULT_SECT: A4, 1-inch margins. */
+const MARGIN = 72;
+const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(6);
+
+interface Anchor {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fromX?: string;
+  fromY?: string;
+  wrap?: string;
+  behind?: boolean;
+}
+
+function anchor(a: Anchor, graphic: string): string {
+  const e = (pt: number): number => Math.round(pt * EMU);
+  return `<w:r><w:drawing><wp:anchor distT="0" distB="0" distL="${e(9)}" distR="${e(9)}" simplePos="0" relativeHeight="1" behindDoc="${a.behind ? 1 : 0}" locked="0" layoutInCell="1" allowOverlap="1">` +
+    `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${a.fromX ?? 'page'}"><wp:posOffset>${e(a.x)}</wp:posOffset></wp:positionH>` +
+    `<wp:positionV relativeFrom="${a.fromY ?? 'page'}"><wp:posOffset>${e(a.y)}</wp:posOffset></wp:positionV>` +
+    `<wp:extent cx="${e(a.w)}" cy="${e(a.h)}"/>${a.wrap ?? '<wp:wrapNone/>'}<wp:docPr id="1" name="Float"/>` +
+    `<a:graphic>${graphic}</a:graphic></wp:anchor></w:drawing></w:r>`;
+}
+
+const PICTURE = '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData>';
+
+function shape(prst: string, fill: string, text?: string, ln = ''): string {
+  const txbx = text ? `<wps:txbx><w:txbxContent>${p(text)}</w:txbxContent></wps:txbx>` : '';
+  return `<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:prstGeom prst="${prst}"><a:avLst/></a:prstGeom>` +
+    `<a:solidFill><a:srgbClr val="${fill}"/></a:solidFill>${ln}</wps:spPr>${txbx}<wps:bodyPr lIns="91440" tIns="45720" rIns="91440" bIns="45720"/></wps:wsp></a:graphicData>`;
+}
+
+function docx(body: string): Uint8Array {
+  return buildDocx({ body, media: { 'logo.png': makePng(4, 4) } });
+}
+
+function boxesOf<K extends Box['kind']>(pages: LaidPage[], kind: K): Array<Extract<Box, { kind: K }>> {
+  return pages.flatMap((pg) => pg.boxes.filter((b): b is Extract<Box, { kind: K }> => b.kind === kind));
+}
+
+const near = (actual: number, expected: number, what: string): void => assert.ok(Math.abs(actual - expected) <= 1, `${what}: ${actual} is not ${expected} ± 1`);
+
+test('a picture anchored to the page sits at its offset, and the text does not move (wrapNone, in front and behind)', async () => {
+  const text = p('First line of the body') + p('Second line of the body');
+  const plain = await docxPages(docx(text));
+  for (const behind of [false, true]) {
+    const float = `<w:p>${anchor({ x: 300, y: 400, w: 120, h: 80, behind }, PICTURE)}<w:r><w:t>First line of the body</w:t></w:r></w:p>` + p('Second line of the body');
+    const pages = await docxPages(docx(float));
+    const [image] = boxesOf(pages, 'image');
+    near(image.x, 300, 'x');
+    near(image.y, 400, 'y');
+    near(image.w, 120, 'width');
+    near(image.h, 80, 'height');
+    for (const word of ['First', 'Second']) {
+      assert.deepEqual([findText(pages, word).x, findText(pages, word).y], [findText(plain, word).x, findText(plain, word).y], `${word} did not move`);
+    }
+    const imageIndex = pages[0].boxes.findIndex((b) => b.kind === 'image');
+    const textIndex = pages[0].boxes.findIndex((b) => b.kind === 'text');
+    assert.equal(imageIndex < textIndex, behind, behind ? 'behind the text: painted first' : 'in front: painted after the text');
+  }
+});
+
+test('a text box: its text is in the PDF inside its box, at its offset from the margin (pdftotext -bbox)', async () => {
+  const body = `<w:p>${anchor({ x: 200, y: 150, w: 180, h: 60, fromX: 'margin', fromY: 'margin' }, shape('rect', 'FFFF00', 'Boxed words here', '<a:ln w="12700"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln>'))}</w:p>` + p('Body text after the anchor');
+  const bytes = docx(body);
+  const pages = await docxPages(bytes);
+  const [box] = boxesOf(pages, 'shape');
+  near(box.x, MARGIN + 200, 'box x');
+  near(box.y, MARGIN + 150, 'box y');
+  assert.equal(box.geometry, 'rect');
+  assert.deepEqual(box.fill, [255, 255, 0]);
+  assert.ok(box.stroke && Math.abs(box.stroke.width - 1) < 0.01);
+
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  const found = words((await renderPdf(compiled.template, {})).bytes);
+  const boxed = found.find((w) => w.text === 'Boxed');
+  assert.ok(boxed, found.map((w) => w.text).join(' '));
+  // Inside the box, after its 7.2 pt left inset.
+  near(boxed.xMin, MARGIN + 200 + 7.2, 'text x in the PDF');
+  assert.ok(boxed.yMin >= MARGIN + 150 && boxed.yMax <= MARGIN + 150 + 60, `text inside the box vertically: ${boxed.yMin}–${boxed.yMax}`);
+  const body1 = found.find((w) => w.text === 'Body');
+  assert.ok(body1 && body1.yMin < MARGIN + 30, 'the body text stays at the top: the box does not take room in the flow');
+});
+
+test('square wrapping narrows the lines beside a float, and only those', async () => {
+  const body = `<w:p>${anchor({ x: 0, y: 0, w: 150, h: 100, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE)}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`;
+  const pages = await docxPages(docx(body));
+  const [image] = boxesOf(pages, 'image');
+  near(image.x, MARGIN, 'float at the column start');
+  near(image.y, MARGIN, 'float at the paragraph top');
+  const lines = new Map<number, number>();
+  for (const b of textBoxes(pages)) lines.set(b.y, Math.min(lines.get(b.y) ?? Infinity, b.x));
+  const beside = [...lines].filter(([y]) => y < image.y + image.h);
+  const below = [...lines].filter(([y]) => y > image.y + image.h + 12);
+  assert.ok(beside.length >= 3 && below.length >= 1, `lines beside ${beside.length}, below ${below.length}`);
+  for (const [y, x] of beside) assert.ok(x >= image.x + image.w + 9 - 0.5, `line at ${y} starts at ${x}, right of the float and its 9 pt distance`);
+  for (const [y, x] of below) near(x, MARGIN, `line at ${y} below the float starts at the margin`);
+});
+
+test('top-and-bottom wrapping puts the text below the float', async () => {
+  const body = `<w:p>${anchor({ x: 0, y: 0, w: 200, h: 120, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapTopAndBottom/>' }, PICTURE)}</w:p>` + p('After the picture');
+  const pages = await docxPages(docx(body));
+  const [image] = boxesOf(pages, 'image');
+  const after = findText(pages, 'After');
+  assert.ok(after.y - after.size > image.y + image.h - 0.5, `text at ${after.y} below the picture ending at ${image.y + image.h}`);
+});
+
+test('preset shapes are drawn: an ellipse with its fill and a line with an arrowhead, painted into the PDF', async () => {
+  const arrow = '<a:ln w="25400"><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill><a:tailEnd type="triangle"/></a:ln>';
+  const body = `<w:p>${anchor({ x: 100, y: 500, w: 80, h: 40 }, shape('ellipse', '0000FF'))}${anchor({ x: 300, y: 500, w: 100, h: 0 }, shape('straightConnector1', 'FFFFFF', undefined, arrow))}</w:p>`;
+  const bytes = docx(body);
+  const shapes = boxesOf(await docxPages(bytes), 'shape');
+  const ellipse = shapes.find((s) => s.geometry === 'ellipse');
+  const line = shapes.find((s) => s.geometry === 'line');
+  assert.ok(ellipse && line, JSON.stringify(shapes));
+  assert.deepEqual([ellipse.x, ellipse.y, ellipse.w, ellipse.h, ellipse.fill], [100, 500, 80, 40, [0, 0, 255]]);
+  assert.equal(line.fill, null, 'a line has no fill');
+  assert.deepEqual(line.stroke?.color, [255, 0, 0]);
+  assert.equal(line.tail, true);
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  assert.deepEqual(compiled.warnings.map((w) => w.code), [], 'drawn shapes are not reported as left out');
+  const page = raster((await renderPdf(compiled.template, {})).bytes);
+  const blue = countPixels(page, 72, { x: 120, y: 510, w: 40, h: 20 }, (rgb) => nearColour(rgb, [0, 0, 255]));
+  assert.ok(blue >= 700, `the ellipse's middle is painted blue (${blue} of 800 pixels)`);
+  const corner = countPixels(page, 72, { x: 100, y: 500, w: 6, h: 6 }, (rgb) => nearColour(rgb, [0, 0, 255]));
+  assert.ok(corner <= 4, `an ellipse, not its rectangle: the corner stays white (${corner} blue pixels)`);
+  const red = countPixels(page, 72, { x: 300, y: 495, w: 100, h: 10 }, (rgb) => nearColour(rgb, [255, 0, 0], 60));
+  assert.ok(red >= 80, `the red line is drawn (${red} pixels)`);
+});
+
+test('a tag inside a floating text box is filled', async () => {
+  const body = `<w:p>${anchor({ x: 100, y: 100, w: 200, h: 50 }, shape('rect', 'EEEEEE', 'Dear {{name}}'))}</w:p>`;
+  const pages = await docxPages(docx(body), { name: 'Ada' });
+  const ada = findText(pages, 'Ada');
+  assert.ok(ada.x >= 100 && ada.x < 300 && ada.y > 100 && ada.y < 150, `filled text inside its box at ${ada.x}, ${ada.y}`);
+});
+
+const WRAPPING = path.join(CORPUS, 'docx2pdf__ImageTextWrapping.docx');
+
+test('corpus: ImageTextWrapping — the picture at its column offset (2430780 EMU), the text narrowed beside it', { skip: !fs.existsSync(WRAPPING) && `no corpus at ${CORPUS}` }, async () => {
+  const pages = await docxPages(fs.readFileSync(WRAPPING));
+  const [image] = boxesOf(pages, 'image');
+  // Left margin 1418 twips (70.9 pt) + 2430780 EMU (191.4 pt); vertical offset 0 from its paragraph, the first.
+  near(image.x, 1418 / 20 + 2430780 / EMU, 'picture x');
+  near(image.y, findText(pages, 'Sed').y - findText(pages, 'Sed').size * 0.9, 'picture y (its paragraph top)');
+  const beside = textBoxes(pages).filter((b) => b.y < image.y + image.h && b.x < image.x);
+  assert.ok(beside.length > 10, 'text beside the picture');
+  for (const b of beside) assert.ok(b.x + b.width <= image.x + 0.5, `"${b.text}" ends at ${b.x + b.width}, left of the picture at ${image.x}`);
+  const below = textBoxes(pages).filter((b) => b.y > image.y + image.h + 14);
+  assert.ok(below.some((b) => b.x + b.width > image.x + image.w), 'lines below the picture use the full width again');
+});
