@@ -4,17 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { buildDocx, p } from './build-docx.js';
 import { docxPages, findText } from '../engine/pdf/boxes.js';
 
-const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
 const AUTO_BOTH = '<w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/>';
 
 /** Baseline of `b` minus baseline of `a`, in a body made of `body`. */
-async function gap(body: string, a: string, b: string, styles?: string, settings?: string): Promise<number> {
-  const pages = await docxPages(buildDocx({ body, ...(styles ? { styles } : {}), ...(settings ? { settings } : {}) }));
+async function gap(body: string, a: string, b: string, styles?: string): Promise<number> {
+  const pages = await docxPages(buildDocx({ body, ...(styles ? { styles } : {}) }));
   return findText(pages, b).y - findText(pages, a).y;
 }
 
@@ -83,27 +80,3 @@ test('an empty paragraph is one line of its mark font size', async () => {
   assert.ok(Math.abs(empty - withText) < 0.01, `24 pt empty line ${empty} vs 24 pt text line ${withText}`);
   assert.ok(empty - small > 10, `a 24 pt mark is taller than the default 10 pt one: ${empty} vs ${small}`);
 });
-
-const WORD_2013 = '<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>';
-
-test('Word 2013 and later (compatibilityMode 15): space after and the next space before collapse to the larger; older files add them', async () => {
-  const single = await line();
-  const body = p('Alpha', '<w:spacing w:after="400"/>') + p('Beta', '<w:spacing w:before="200" w:after="400"/>') + p('Gamma', '<w:spacing w:before="600"/>');
-  // 20 pt after, 10 pt before → 20 pt; 20 pt after, 30 pt before → 30 pt (LibreOffice 7.4 gives the same).
-  near(await gap(body, 'Alpha', 'Beta', undefined, WORD_2013), single + 20, 'after wins');
-  near(await gap(body, 'Beta', 'Gamma', undefined, WORD_2013), single + 30, 'before wins');
-  // Without compatibilityMode 15 (Word 2010 and older): both, 30 pt and 50 pt.
-  near(await gap(body, 'Alpha', 'Beta'), single + 30, 'sum');
-  near(await gap(body, 'Beta', 'Gamma'), single + 50, 'sum');
-});
-
-test('corpus: a heading after body text in a Word 2013+ file (markitdown test.docx) sits where LibreOffice puts it', { skip: !fs.existsSync(path.join(CORPUS, 'markitdown__test.docx')) && 'no corpus' }, async () => {
-  const pages = await docxPages(new Uint8Array(fs.readFileSync(path.join(CORPUS, 'markitdown__test.docx'))));
-  // LibreOffice 7.4 (docloom's fonts): from the authors' last line to the abstract's first line 83.7 pt
-  // (pdftotext -bbox line bottoms, same font and size); the sum of both spacings made it 91.8.
-  near(findText(pages, 'AutoGen is an open-source').y - findText(pages, 'Shaokun Zhang, Jiale Liu').y, 83.7, 'authors to abstract', 0.5);
-});
-
-function near(actual: number, expected: number, what: string, tol = 0.01): void {
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual.toFixed(2)}, expected ${expected.toFixed(2)}`);
-}

@@ -27,11 +27,7 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
       try {
         const out: Item[] = [];
         walk(ctx, container, table, out);
-        applyNeighbourRules(out.filter(isBlock), {
-          cell: container.name === 'w:tc',
-          body: container.name === 'w:body',
-          collapse: (doc.compatibilityMode ?? 0) >= 15,
-        });
+        applyNeighbourRules(out.filter(isBlock), { cell: container.name === 'w:tc', body: container.name === 'w:body' });
         return out;
       } finally {
         depth--;

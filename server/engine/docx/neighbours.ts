@@ -8,13 +8,7 @@
  *   LibreOffice on oxsdk__Unit1Translation.docx, ink-F1 0.37 → 0.71; Word collapses as well, but LibreOffice 7.4
  *   adds both sides in a bare two-paragraph file, so that case differs from it), and a cell's first
  *   paragraph has no auto space before, its last none after (LibreOffice's writerfilter does the same for the
- *   first paragraph of the document);
- * - in documents of Word 2013 and later (compatibilityMode 15) the space between two paragraphs is the larger of
- *   the first's space after and the second's space before, not their sum; older documents add both. Measured
- *   against LibreOffice 7.4, which switches on the same setting (bare files: after 20 pt + before 10 pt gives a
- *   20 pt gap with compatibilityMode 15, 30 pt without; headings after body text in the corpus ran 8 pt low).
- *   The second paragraph's space before is reduced to what the first's space after leaves of it, so the space
- *   after stays where it was (the foot of a page when a page breaks between them).
+ *   first paragraph of the document).
  */
 import type { Block, Paragraph, ParagraphStyle } from '../model/types.js';
 import { autoSpacing } from './resolve.js';
@@ -30,8 +24,6 @@ function boxKey(block: Block): string {
 export interface Container {
   cell?: boolean;
   body?: boolean;
-  /** Neighbouring spaces after and before collapse to the larger (compatibilityMode 15 and later). */
-  collapse?: boolean;
 }
 
 export function applyNeighbourRules(blocks: Block[], container: Container = {}): void {
@@ -50,8 +42,6 @@ export function applyNeighbourRules(blocks: Block[], container: Container = {}):
       const gap = Math.max(prev.style.spaceAfter ?? 0, next.style.spaceBefore ?? 0);
       setStyle(prev, { spaceAfter: 0 });
       setStyle(next, { spaceBefore: gap });
-    } else if (container.collapse && (prev.style.spaceAfter ?? 0) > 0 && (next.style.spaceBefore ?? 0) > 0) {
-      setStyle(next, { spaceBefore: Math.max(0, (next.style.spaceBefore ?? 0) - (prev.style.spaceAfter ?? 0)) });
     }
     const a = prev.style;
     const b = next.style;
