@@ -6,11 +6,14 @@
  *
  *   npm run diff:docxtemplater            all sets: the shared docxtemplater examples, resources/templates, the
  *                                         generated set (one or more templates per grammar rule)
+ *   npm run diff:docxtemplater -- --dir F  also every .docx in folder F with sample data, e.g. the tests' own templates:
+ *                                         DOCLOOM_COLLECT_DOCX=F node --import tsx --test test/docx/*.test.ts …
  *   (test/engine/lang/diff-docxtemplater.test.ts runs the generated set in the suite)
  *
  * Fails (exit 1) on: a filled .docx that is not well-formed XML; a template docloom refuses or fails where
  * docxtemplater fills (beyond issue #12 item 4's refusals: invalid_expression, unsupported_tag); same text on
- * fewer than 95 % of the templates both fill; a text difference not listed as deliberate; PDF words ≠ .docx words.
+ * fewer than 95 % of the templates both fill; a text difference not listed as deliberate; PDF words ≠ .docx words
+ * (word equality with counts; see pdfMatchesDocx).
  * Test tooling only: docxtemplater and angular-expressions are never on docloom's render path for this.
  */
 import fs from 'node:fs';
@@ -23,14 +26,14 @@ import PizZip from 'pizzip';
 import { SaxesParser } from 'saxes';
 import { compileTemplate, fillDocx, renderPdf, sampleData } from '../server/engine/index.js';
 import type { Delimiters } from '../server/engine/model/types.js';
-import { buildDocx, p } from '../test/docx/build-docx.js';
+import { buildDocx, DEFAULT_SECT, p } from '../test/docx/build-docx.js';
 
 // docxtemplater's expressions parser is CommonJS and requires angular-expressions (a devDependency).
 import expressionParser from 'docxtemplater/expressions.js';
 
 export interface DiffCase {
   id: string;
-  set: 'generated' | 'fixtures' | 'resources';
+  set: 'generated' | 'fixtures' | 'resources' | 'tests';
   bytes: Uint8Array;
   kind: 'docx' | 'json';
   delimiters: Delimiters;
@@ -115,27 +118,34 @@ function pdfToText(bytes: Uint8Array): string {
   }
 }
 
-/** Distinct words, list markers, page numbers and bidi marks aside (drawn, not written, in a .docx). */
-function words(text: string): Set<string> {
-  return new Set(
-    text
-      .replace(BIDI_MARKS, '')
-      .split(/\s+/)
-      .filter((w) => w !== '' && !/^[•◦▪■●○–-]$/.test(w) && !/^\d+[.)]?$/.test(w)),
-  );
+/** Words with how often each occurs, list markers, page numbers and bidi marks aside (drawn, not written, in a .docx). */
+function words(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of text.replace(BIDI_MARKS, '').split(/\s+/)) {
+    if (w === '' || /^[•◦▪■●○–-]$/.test(w) || /^\d+[.)]?$/.test(w)) continue;
+    out.set(w, (out.get(w) ?? 0) + 1);
+  }
+  return out;
 }
 
 /**
- * PDF = .docx: every word of the filled main part is in the PDF, and every word of the PDF is in the filled
- * package (headers and footers a page does not use, first-page or even ones, may be missing from the PDF).
+ * PDF = .docx, as word equality: every word occurs in the PDF as often as in the filled main part (and diagrams),
+ * except words of the headers and footers, which the PDF repeats on each page (and a first-page or even-page
+ * variant a page does not use may be missing): those occur at least as often as in the main part.
  */
-function pdfMatchesDocx(pdf: string, filled: Uint8Array): string | null {
+export function pdfMatchesDocx(pdf: string, filled: Uint8Array): string | null {
   const inPdf = words(pdf);
-  const all = words(docxWords(filled));
-  const missing = [...words(bodyWords(filled))].filter((w) => !inPdf.has(w));
-  const extra = [...inPdf].filter((w) => !all.has(w));
-  if (missing.length === 0 && extra.length === 0) return null;
-  return `missing from the PDF: ${missing.join(' ')}; only in the PDF: ${extra.join(' ')}`;
+  const body = words(bodyWords(filled));
+  const zip = new PizZip(filled);
+  const margins = words(partsText(zip, (n) => HEADER_FOOTER.test(n)));
+  const problems: string[] = [];
+  for (const w of new Set([...inPdf.keys(), ...body.keys()])) {
+    const p = inPdf.get(w) ?? 0;
+    const d = body.get(w) ?? 0;
+    if (p === d || (margins.has(w) && p >= d)) continue;
+    problems.push(`${w} (PDF ${p}, .docx ${d})`);
+  }
+  return problems.length === 0 ? null : `words that differ: ${problems.join(', ')}`;
 }
 
 /** Same text: equal once white space is set aside (docloom repeats a paragraph-wide section as paragraphs). */
@@ -275,7 +285,17 @@ export function generatedCases(): DiffCase[] {
     generated('missing arithmetic', ['[{{nothing * 2}}]'], 'docloom shows nothing for arithmetic on missing data; angular-expressions shows 0'),
     generated('control characters', ['[{{ctl}}]'], 'docloom drops characters XML forbids in both outputs; docxtemplater refuses the data', { ctl: 'a\u0001b\u000bc\ud800d' }),
     generated('prototype names', ['[{{constructor}}][{{name.length}}][{{__proto__}}]']),
+    generated('loop of empty nested sections', ['{{#items}}{{#nothing}}x{{/nothing}}{{#empty}}y{{/empty}}{{/items}}end']),
+    generated('loop of empty nested section paragraphs', ['{{#items}}', '{{#nothing}}', 'x', '{{/nothing}}', '{{/items}}', 'end']),
+    generated('null in a loop item', ['{{#rows}}[{{name}}|{{v}}]{{/rows}}'], undefined, { name: 'outer', rows: [{ name: null, v: 1 }, { name: 'inner', v: null }] }),
+    generatedBody('loop spanning a section break', `${p('{{#items}}')}${p('Item {{desc}}')}<w:p><w:pPr><w:sectPr>${LANDSCAPE}</w:sectPr></w:pPr></w:p>${p('After {{desc}}')}${p('{{/items}}')}${p('End')}`),
   ];
+}
+
+const LANDSCAPE = '<w:pgSz w:w="16838" w:h="11906" w:orient="landscape"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/>';
+
+function generatedBody(id: string, body: string, deliberate?: string, data: Record<string, unknown> = DATA): DiffCase {
+  return { id, set: 'generated', kind: 'docx', delimiters: D, data, bytes: buildDocx({ body, sectPr: DEFAULT_SECT }), deliberate };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -284,16 +304,33 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = process.env.DOCLOOM_FIXTURES_DIR ?? path.resolve(ROOT, '..', 'shared', 'fixtures', 'docxtemplater-examples');
 
 export function fixtureCases(): DiffCase[] {
-  if (!fs.existsSync(FIXTURES)) return [];
+  return folderCases(FIXTURES, 'fixtures', [['{', '}']]);
+}
+
+/**
+ * Every .docx of a folder, filled with sample data for its fields, with the first delimiters under which it has
+ * fields (the shared examples use `{ }`; the tests' templates mostly `{{ }}`).
+ */
+export function folderCases(dir: string, set: 'fixtures' | 'tests', tried: Delimiters[]): DiffCase[] {
+  if (!fs.existsSync(dir)) return [];
   return fs
-    .readdirSync(FIXTURES)
+    .readdirSync(dir)
     .filter((f) => f.endsWith('.docx'))
     .sort()
     .map((f) => {
-      const bytes = new Uint8Array(fs.readFileSync(path.join(FIXTURES, f)));
-      const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: ['{', '}'] });
+      const bytes = new Uint8Array(fs.readFileSync(path.join(dir, f)));
+      let delimiters = tried[0];
+      let compiled = compileTemplate({ kind: 'docx', bytes, delimiters });
+      for (const other of tried.slice(1)) {
+        if (compiled.ok && compiled.fields.length > 0) break;
+        const next = compileTemplate({ kind: 'docx', bytes, delimiters: other });
+        if (next.ok && next.fields.length > 0) {
+          compiled = next;
+          delimiters = other;
+        }
+      }
       const data = compiled.ok ? sampleData(compiled.fields) : {};
-      return { id: f, set: 'fixtures' as const, kind: 'docx' as const, delimiters: ['{', '}'] as Delimiters, bytes, data };
+      return { id: f, set, kind: 'docx' as const, delimiters, bytes, data };
     });
 }
 
@@ -329,7 +366,10 @@ export async function runAll(cases: DiffCase[]): Promise<Summary> {
 }
 
 async function main(): Promise<void> {
-  const cases = [...generatedCases(), ...fixtureCases(), ...resourceCases()];
+  const at = process.argv.indexOf('--dir');
+  const dir = at > 0 ? process.argv[at + 1] : process.env.DOCLOOM_DIFF_DIR;
+  const extra = dir ? folderCases(path.resolve(dir), 'tests', [D, ['{', '}']]) : [];
+  const cases = [...generatedCases(), ...fixtureCases(), ...resourceCases(), ...extra];
   const summary = await runAll(cases);
   const counts = new Map<string, number>();
   for (const r of summary.results) counts.set(`${r.set}: ${r.verdict}`, (counts.get(`${r.set}: ${r.verdict}`) ?? 0) + 1);

@@ -2,6 +2,9 @@
  * Builds small, real .docx files for tests: a valid OPC package (content types, package relationships, main
  * part, styles, numbering, headers, footers, media) written with fflate. Tests describe only what they need.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { zipSync, strToU8, type Zippable } from 'fflate';
 import { solidPng } from '../../scripts/lib/png.js';
 
@@ -111,7 +114,20 @@ export function buildDocx(parts: DocxParts): Uint8Array {
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpeg" ContentType="image/jpeg"/>${overrides.join('')}</Types>`,
   );
   for (const [path, content] of Object.entries(parts.extra ?? {})) files[path] = typeof content === 'string' ? strToU8(content) : content;
-  return zipSync(files);
+  return collect(zipSync(files));
+}
+
+/**
+ * With DOCLOOM_COLLECT_DOCX=<folder>, every .docx the tests build is also written there (named by its SHA-1), for
+ * `npm run diff:docxtemplater -- --dir <folder>` (issue #12: the differential covers the tests' templates too).
+ */
+function collect(bytes: Uint8Array): Uint8Array {
+  const dir = process.env.DOCLOOM_COLLECT_DOCX;
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${createHash('sha1').update(bytes).digest('hex')}.docx`), bytes);
+  }
+  return bytes;
 }
 
 /** A tiny valid PNG (w×h, one colour), so tests need no image files. */

@@ -7,7 +7,7 @@
  * read-only.
  */
 import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, TableRow, TemplateModel } from '../model/types.js';
-import type { CBlock, CInline, CName, CPartSet, CRow, CompiledTemplate } from '../tags/types.js';
+import type { CBlock, CInline, CName, CPartSet, CRow, CSection, CompiledTemplate, SectionEnd } from '../tags/types.js';
 import { EngineError } from '../errors.js';
 import { resolve, isTruthy } from './lookup.js';
 import { checkLocale, DEFAULT_LOCALE, formatValue } from './format.js';
@@ -53,28 +53,65 @@ interface Ctx {
 }
 
 export async function bindTemplate(compiled: CompiledTemplate, data: unknown, options: BindOptions = {}): Promise<TemplateModel> {
+  const { model, images } = bindWithoutImages(compiled, data, options);
+  if (images.size > 0) await images.settle();
+  return model;
+}
+
+/**
+ * bindTemplate without I/O, for the filled .docx: image URLs must be among `fetched` (see ImageQueue.settleSync).
+ */
+export function bindTemplateSync(compiled: CompiledTemplate, data: unknown, options: BindOptions = {}, fetched?: ReadonlyMap<string, Uint8Array>): TemplateModel {
+  const { model, images } = bindWithoutImages(compiled, data, options);
+  if (images.size > 0) images.settleSync(fetched);
+  return model;
+}
+
+function bindWithoutImages(compiled: CompiledTemplate, data: unknown, options: BindOptions): { model: TemplateModel; images: ImageQueue } {
   if (compiled?.kind !== 'docloom-compiled') throw new EngineError('invalid_template', 'This is not a compiled template.');
   const limits: BindLimits = { ...DEFAULT_BIND_LIMITS, ...options.limits };
   const locale = checkLocale(options.locale || compiled.locale || DEFAULT_LOCALE);
   const ctx: Ctx = { stack: [data ?? {}], index: undefined, locale, limits, images: new ImageQueue(limits, options.resolveImage), items: 0, openPara: null };
 
-  const sections: Section[] = compiled.sections.map((section) => {
-    const bound: Section = { page: section.page, body: [] };
-    const header = bindPartSet(section.header, ctx);
-    bound.body = bindBlocks(section.body, ctx, []);
-    const footer = bindPartSet(section.footer, ctx);
-    if (header) bound.header = header;
-    if (footer) bound.footer = footer;
-    if (section.titlePage !== undefined) bound.titlePage = section.titlePage;
-    if (section.continuous === true) bound.continuous = true;
-    return bound;
-  });
-  if (ctx.images.size > 0) await ctx.images.settle();
-
+  const sections: Section[] = [];
+  for (let i = 0; i < compiled.sections.length; i++) {
+    const section = compiled.sections[i];
+    if (section.spans === undefined) {
+      sections.push(bindSection(section, () => bindBlocks(section.body, ctx, []), ctx));
+      continue;
+    }
+    // A body compiled across section breaks: split at the marks, each piece with its section's page and parts.
+    let piece: Block[] = [];
+    for (const block of bindBlocks(section.body, ctx, [])) {
+      const end = block as unknown as SectionEnd;
+      if (end.type !== 'sectionEnd') piece.push(block);
+      else {
+        const body = piece;
+        sections.push(bindSection(compiled.sections[end.section], () => body, ctx));
+        piece = [];
+      }
+    }
+    const rest = piece;
+    sections.push(bindSection(compiled.sections[section.spans], () => rest, ctx));
+    i = section.spans;
+  }
   const model: TemplateModel = { version: 1, sections, defaults: compiled.defaults, locale };
   if (compiled.metadata) model.metadata = compiled.metadata;
   if (compiled.background) model.background = compiled.background;
-  return model;
+  return { model, images: ctx.images };
+}
+
+/** `body` gives the bound body (bound between the header and the footer, in reading order). */
+function bindSection(section: CSection, body: () => Block[], ctx: Ctx): Section {
+  const bound: Section = { page: section.page, body: [] };
+  const header = bindPartSet(section.header, ctx);
+  bound.body = body();
+  const footer = bindPartSet(section.footer, ctx);
+  if (header) bound.header = header;
+  if (footer) bound.footer = footer;
+  if (section.titlePage !== undefined) bound.titlePage = section.titlePage;
+  if (section.continuous === true) bound.continuous = true;
+  return bound;
 }
 
 function bindPartSet(set: CPartSet | undefined, ctx: Ctx): HeaderFooterSet | undefined {

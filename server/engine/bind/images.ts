@@ -64,30 +64,53 @@ export class ImageQueue {
     return this.bySrc.size;
   }
 
+  /**
+   * settle without I/O, for the filled .docx (fill.ts): data: URIs are decoded, URLs must be among `fetched`
+   * (fetched before filling), else image_url_not_allowed.
+   */
+  settleSync(fetched: ReadonlyMap<string, Uint8Array> | undefined): void {
+    for (const [src, entry] of this.bySrc) {
+      let ready: Ready;
+      if (DATA_PATTERN.test(src)) ready = this.decode(src, entry.field);
+      else {
+        const data = fetched?.get(src);
+        if (!data) {
+          throw new EngineError('image_url_not_allowed', `The image for "${entry.field}" is a URL, and URLs cannot be fetched here; send the image as a data: URI.`, entry.field);
+        }
+        ready = this.fromBytes(data, entry.field);
+      }
+      this.place(ready, entry.placements);
+    }
+  }
+
+  private place(ready: Ready, placements: Placement[]): void {
+    for (const { run, box, maxWidth } of placements) {
+      const size = fitImage(ready.image, box, maxWidth);
+      run.src = ready.src;
+      run.width = size.width;
+      run.height = size.height;
+    }
+  }
+
+  private decode(src: string, field: string): Ready {
+    const { data, image, canonical } = decodeDataUriImage(src, this.limits.imageBytes, field);
+    this.checkPixels(image, field);
+    return { src: canonical ? src : toDataUri(data, image.mime), image };
+  }
+
   /** Decodes or fetches every image (in parallel) and fills in the runs. */
   async settle(): Promise<void> {
     const jobs: Array<Promise<void>> = [];
     for (const [src, entry] of this.bySrc) {
       jobs.push(
-        this.load(src, entry.field).then((ready) => {
-          for (const { run, box, maxWidth } of entry.placements) {
-            const size = fitImage(ready.image, box, maxWidth);
-            run.src = ready.src;
-            run.width = size.width;
-            run.height = size.height;
-          }
-        }),
+        this.load(src, entry.field).then((ready) => this.place(ready, entry.placements)),
       );
     }
     await Promise.all(jobs);
   }
 
   private async load(src: string, field: string): Promise<Ready> {
-    if (DATA_PATTERN.test(src)) {
-      const { data, image, canonical } = decodeDataUriImage(src, this.limits.imageBytes, field);
-      this.checkPixels(image, field);
-      return { src: canonical ? src : toDataUri(data, image.mime), image };
-    }
+    if (DATA_PATTERN.test(src)) return this.decode(src, field);
     if (!this.resolveImage) {
       throw new EngineError(
         'image_url_not_allowed',
@@ -102,13 +125,17 @@ export class ImageQueue {
       if (err instanceof EngineError) throw err;
       throw new EngineError('image_fetch_failed', `The image for "${field}" could not be fetched: ${(err as Error)?.message ?? String(err)}`, field);
     }
-    if (fetched.data.byteLength > this.limits.imageBytes) {
+    return this.fromBytes(fetched.data, field);
+  }
+
+  private fromBytes(data: Uint8Array, field: string): Ready {
+    if (data.byteLength > this.limits.imageBytes) {
       throw new EngineError('image_too_large', `The image for "${field}" is larger than the limit of ${this.limits.imageBytes} bytes.`, field);
     }
-    const image = sniffImage(fetched.data);
+    const image = sniffImage(data);
     if (!image) throw new EngineError('invalid_image', `The image for "${field}" is not a PNG, JPEG, GIF or WebP image.`, field);
     this.checkPixels(image, field);
-    return { src: toDataUri(fetched.data, image.mime), image };
+    return { src: toDataUri(data, image.mime), image };
   }
 
   private checkPixels(image: SniffedImage, field: string): void {

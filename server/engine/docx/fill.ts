@@ -1,31 +1,24 @@
 /**
- * The editable copy of a document made from a .docx template: the template filled with the data, as a .docx,
- * with docxtemplater (+ pizzip). The tag language is docloom's (the tags/ parser, bind/ lookup and filters),
- * so a value reads the same in the .docx as in the PDF:
- *
- * - delimiters per template; `paragraphLoop` (section tags on paragraphs of their own repeat the paragraphs
- *   between them); a paragraph holding only a section repeats as a paragraph; a section filling a one-cell
- *   row repeats the row; tags in table rows repeat rows; line breaks in values become Word line breaks;
- * - names are looked up from the innermost list item outwards, with dots for nested objects and spaces
- *   allowed; filters (number, currency, date, upper, lower, default) format with the template's locale;
- *   a missing value is empty;
- * - `{%logo}` embeds the image (data: URI; an http(s) URL only through fillDocxAsync with a resolver), sized
- *   as in the PDF; `{$page}`/`{$pages}` become Word page fields; `{! …}` comments vanish.
+ * The editable copy of a document made from a .docx template: the template filled with the data, as a .docx.
+ * One engine for both outputs (issue #12): each templated part (the main document, its headers and footers) is
+ * read into the template model with its XML kept (fill-source.ts), compiled by the same tag compiler as the PDF
+ * (tags/compile.ts: syntax, section pairs, which structure repeats), bound by the same binder (bind/bind.ts:
+ * loops, conditions, values, `$index`, images sized as in the PDF) and written back as XML (fill-write.ts). The
+ * final section properties (w:body's last w:sectPr) are never part of a loop; a section break inside a loop
+ * repeats with it. Parts without a tag are copied unchanged.
  *
  * The template is checked with the importer first (zip limits, real .docx), so a file that could not be
  * uploaded cannot be filled either. Every failure is an EngineError.
  */
-import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import { resolve } from '../bind/lookup.js';
-import { formatValue } from '../bind/format.js';
+import { bindTemplateSync } from '../bind/bind.js';
 import { EngineError } from '../errors.js';
-import { fitImage } from '../images/fit.js';
-import { decodeDataUriImage, sniffImage, type SniffedImage } from '../images/sniff.js';
-import { DEFAULT_DELIMITERS, type Delimiters } from '../model/types.js';
-import { parseTag } from '../tags/parse-tag.js';
-import type { CName, CompiledFilter } from '../tags/types.js';
-import { docloomModule, inlinePictureXml, type ImageRequest, type PlacedImage } from './fill-module.js';
+import { decodeDataUriImage } from '../images/sniff.js';
+import { DEFAULT_DELIMITERS, type Delimiters, type ImageRun, type PageSetup, type TemplateModel } from '../model/types.js';
+import { compileTags } from '../tags/compile.js';
+import { readPart, visibleText, type Dialect } from './fill-source.js';
+import { inlinePictureXml, writeBlocks } from './fill-write.js';
+import { rawChild, scanXml, type RawElement } from './fill-xml.js';
 import { importDocx, type DocxImportOptions } from './import.js';
 
 export interface FillDocxOptions {
@@ -42,29 +35,20 @@ export interface FillDocxOptions {
 
 export type ImageFetcher = (src: string, field: string) => Promise<{ data: Uint8Array; mime: string }>;
 
-const DEFAULT_IMAGE_BYTES = 10 * 1024 * 1024;
-const DEFAULT_IMAGE_PIXELS = 40_000_000;
-const DATA_URI = /^data:/i;
 const HTTP_URL = /^https?:\/\//i;
 const REL_TYPE_IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+const REL_OFFICE_DOCUMENT = /\/officeDocument$/;
 const MEDIA_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
+const HEADER_FOOTER = /^word\/(?:header|footer)\d*\.xml$/;
+/** SmartArt: the diagram's data (what Word regenerates it from) and drawing (what it shows until then). */
+const DIAGRAM = /^word\/diagrams\/(?:data|drawing)\d*\.xml$/;
 
-interface DxtError {
-  properties?: { errors?: DxtError[]; explanation?: string; id?: string };
-  message?: string;
-}
-
-function describe(err: unknown): string {
-  const e = err as DxtError;
-  const inner = e?.properties?.errors;
-  if (Array.isArray(inner) && inner.length > 0) {
-    return inner.map((x) => x.properties?.explanation ?? x.message ?? 'error').join(' ');
-  }
-  return e?.properties?.explanation ?? e?.message ?? String(err);
-}
-
-function xmlAttr(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+/** One picture to add to the package after writing: media file, relationship of the part that shows it. */
+interface PlacedImage {
+  part: string;
+  relId: string;
+  media: string;
+  data: Uint8Array;
 }
 
 /** Fills a .docx template with data and returns the filled .docx. Synchronous: image URLs need fillDocxAsync. */
@@ -77,173 +61,138 @@ export function fillDocx(
   const model = importDocx(bytes, { limits: options.limits });
   const locale = options.locale ?? model.locale ?? 'en-US';
   const page = model.sections[0]?.page;
-  const maxWidth = page ? Math.max(1, page.width - page.margins.left - page.margins.right) : 451;
-  const imageBytes = options.imageBytes ?? DEFAULT_IMAGE_BYTES;
-  const imagePixels = options.imagePixels ?? DEFAULT_IMAGE_PIXELS;
-  const [open, close] = delimiters;
-
-  let failure: EngineError | null = null;
-  const placed: PlacedImage[] = [];
-  const relIds = new Map<string, string>();
-  let drawingId = 90000;
-  const mediaBySrc = new Map<string, { media: string; image: SniffedImage; data: Uint8Array }>();
-
-  const loadImage = (src: string, field: string): { media: string; image: SniffedImage; data: Uint8Array } => {
-    const known = mediaBySrc.get(src);
-    if (known) return known;
-    let dataBytes: Uint8Array;
-    let image: SniffedImage | null;
-    if (DATA_URI.test(src)) {
-      const decoded = decodeDataUriImage(src, imageBytes, field);
-      dataBytes = decoded.data;
-      image = decoded.image;
-    } else {
-      const fetched = options.fetchedImages?.get(src);
-      if (!fetched) {
-        throw new EngineError('image_url_not_allowed', `The image for "${field}" is a URL, and URLs cannot be fetched here; send the image as a data: URI.`, field);
-      }
-      if (fetched.byteLength > imageBytes) {
-        throw new EngineError('image_too_large', `The image for "${field}" is larger than the limit of ${imageBytes} bytes.`, field);
-      }
-      dataBytes = fetched;
-      image = sniffImage(fetched);
-      if (!image) throw new EngineError('invalid_image', `The image for "${field}" is not a PNG, JPEG, GIF or WebP image.`, field);
-    }
-    if (image.width * image.height > imagePixels) {
-      throw new EngineError('image_too_large', `The image for "${field}" has ${image.width}×${image.height} pixels, more than the limit of ${imagePixels} pixels.`, field);
-    }
-    const media = `docloom_image${mediaBySrc.size + 1}.${MEDIA_TYPES[image.mime]}`;
-    const entry = { media, image, data: dataBytes };
-    mediaBySrc.set(src, entry);
-    return entry;
-  };
-
-  const placeImage = (request: ImageRequest, part: string): string => {
-    if (failure) return '';
-    const { value, ref, box } = request;
-    if (typeof value !== 'string' || value.trim() === '') return '';
-    const src = value.trim();
-    try {
-      if (!DATA_URI.test(src) && !HTTP_URL.test(src)) {
-        throw new EngineError('invalid_image', `The image for "${ref.name}" must be a data: URI or an http(s) URL.`, ref.name);
-      }
-      const { media, image, data: imageData } = loadImage(src, ref.name);
-      const key = `${part}\u0000${media}`;
-      let relId = relIds.get(key);
-      if (!relId) {
-        relId = `rIdDocloom${relIds.size + 1}`;
-        relIds.set(key, relId);
-        placed.push({ part, relId, media, data: imageData });
-      }
-      const size = fitImage(image, box, maxWidth);
-      return inlinePictureXml(relId, ++drawingId, size.width, size.height, xmlAttr(ref.name));
-    } catch (err) {
-      failure = err instanceof EngineError ? err : new EngineError('invalid_image', `The image for "${ref.name}" could not be used.`, ref.name);
-      return '';
-    }
-  };
-
-  const parseImageTag = (inner: string): { ref: CName; box: { width: number; height: number } | null } | null => {
-    const parsed = parseTag(`%${inner}`, `${open}%${inner}${close}`);
-    return parsed.ok && parsed.tag.type === 'image' ? { ref: parsed.tag.ref, box: parsed.tag.box } : null;
-  };
-
-  // docxtemplater builds one parser per tag (and caches it by position); `info.tag` is the tag's part.
-  const parser = (
-    tag: string,
-    info?: { tag?: { module?: string } },
-  ): { get(scope: unknown, context: { scopeList: unknown[]; num: number; scopePathItem?: number[]; scopeTypes?: unknown[]; scopePath?: string[] }): unknown } => {
-    const module = info?.tag?.module;
-    let ref: CName;
-    let filters: CompiledFilter[] = [];
-    if (module === 'docloom-image') {
-      const image = parseImageTag(tag);
-      if (!image) return { get: () => '' };
-      ref = image.ref;
-    } else {
-      const parsed = parseTag(tag, `${open}${tag}${close}`);
-      if (!parsed.ok || (parsed.tag.type !== 'var' && parsed.tag.type !== 'open' && parsed.tag.type !== 'close')) {
-        return { get: () => '' };
-      }
-      ref = parsed.tag.ref;
-      if (parsed.tag.type === 'var') filters = parsed.tag.filters;
-    }
-    // Sections and images take the raw value (docxtemplater's loops follow Mustache truthiness, as ours do);
-    // variables are formatted exactly as for the PDF. Names are looked up from the innermost scope outwards.
-    const raw = module === 'loop' || module === 'docloom-image';
-    return {
-      get(_scope, context) {
-        // The same evaluator as the PDF's; `$index` is the item number (from 0) of the innermost loop over a
-        // list, as in bind/ (a condition's scope keeps the enclosing loop's number).
-        const items = context.scopePathItem ?? [];
-        const types = context.scopeTypes ?? [];
-        let index: number | undefined;
-        for (let j = Math.min(context.num, items.length) - 1; j >= 0; j--) {
-          if (types[j] === 'array' && loopsOverList(context, j)) {
-            index = items[j];
-            break;
-          }
-        }
-        const value = resolve(context.scopeList.slice(0, context.num + 1), ref, index);
-        // A section over a text or number opens a scope holding that value, as in the PDF (`{{#name}}{{.}}{{/name}}`
-        // shows the name); docxtemplater would keep the enclosing scope, so the value goes in as a one-item list.
-        if (module === 'loop' && (typeof value === 'string' || typeof value === 'number') && value) return [value];
-        if (raw) return value;
-        try {
-          return formatValue(value, filters, locale, ref.name);
-        } catch (err) {
-          // A data error (an aggregate over a non-number) fails the document as it does for the PDF;
-          // docxtemplater would wrap it into a template error.
-          if (!(err instanceof EngineError)) throw err;
-          failure ??= err;
-          return '';
-        }
-      },
-    };
-  };
-
-  /**
-   * Whether loop level `j` runs over a real list (its item number is `$index`), not over a text or number wrapped
-   * as a one-item list above: wrapped values are scalars, so only those re-read their section's tag.
-   */
-  const loopsOverList = (context: { scopeList: unknown[]; scopePath?: string[] }, j: number): boolean => {
-    const item = context.scopeList[j + 1];
-    if (typeof item !== 'string' && typeof item !== 'number') return true;
-    const tag = context.scopePath?.[j];
-    if (tag === undefined) return true;
-    const parsed = parseTag(`#${tag}`, `${open}#${tag}${close}`);
-    if (!parsed.ok || parsed.tag.type !== 'open') return true;
-    return Array.isArray(resolve(context.scopeList.slice(0, j + 1), parsed.tag.ref));
-  };
-
   let zip: PizZip;
   try {
     zip = new PizZip(bytes);
   } catch (err) {
-    throw new EngineError('invalid_template', `The .docx file could not be opened: ${describe(err)}`);
+    throw new EngineError('invalid_template', `The .docx file could not be opened: ${(err as Error).message}`);
   }
-  let doc: Docxtemplater;
+  const placed: PlacedImage[] = [];
+  const media = new Map<string, string>();
+  const relIds = new Map<string, string>();
+  let drawingId = 90000;
+
+  for (const name of templatedParts(zip)) {
+    const file = zip.file(name);
+    if (!file) continue;
+    const xml = file.asText();
+    if (!visibleText(xml).includes(delimiters[0])) continue;
+    const placePicture = (run: ImageRun): string => {
+      let mediaName = media.get(run.src);
+      const { data: imageData, image } = decodeDataUriImage(run.src, Number.MAX_SAFE_INTEGER, run.alt ?? 'image');
+      if (!mediaName) {
+        mediaName = `docloom_image${media.size + 1}.${MEDIA_TYPES[image.mime] ?? 'png'}`;
+        media.set(run.src, mediaName);
+      }
+      const key = `${name}\u0000${mediaName}`;
+      let relId = relIds.get(key);
+      if (!relId) {
+        relId = `rIdDocloom${relIds.size + 1}`;
+        relIds.set(key, relId);
+        placed.push({ part: name, relId, media: mediaName, data: imageData });
+      }
+      return inlinePictureXml(relId, ++drawingId, run.width, run.height, run.alt ?? '');
+    };
+    zip.file(name, fillPart(name, xml, data, delimiters, { locale, page, imageBytes: options.imageBytes, imagePixels: options.imagePixels, fetched: options.fetchedImages }, placePicture));
+  }
+  addImages(zip, placed);
+  return zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+/** The main document part (from the package relationships: its name or content type may be anything) and the headers and footers. */
+function templatedParts(zip: PizZip): string[] {
+  const rels = zip.file('_rels/.rels')?.asText() ?? '';
+  let main = 'word/document.xml';
+  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
+    const type = /\bType="([^"]*)"/.exec(m[0])?.[1] ?? '';
+    const target = /\bTarget="([^"]*)"/.exec(m[0])?.[1];
+    if (target && REL_OFFICE_DOCUMENT.test(type)) main = target.replace(/^\//, '');
+  }
+  return [main, ...Object.keys(zip.files).filter((n) => HEADER_FOOTER.test(n) || DIAGRAM.test(n)).sort()];
+}
+
+interface PartOptions {
+  locale: string;
+  page: PageSetup | undefined;
+  imageBytes?: number;
+  imagePixels?: number;
+  fetched?: ReadonlyMap<string, Uint8Array>;
+}
+
+/**
+ * One part: its text boxes first (each a container of its own, filled in the data's top scope, as the PDF has no
+ * text boxes in loops), then the part itself.
+ */
+function fillPart(name: string, xml: string, data: Record<string, unknown>, delimiters: Delimiters, options: PartOptions, placePicture: (run: ImageRun) => string): string {
+  const diagram = DIAGRAM.test(name);
+  // Text boxes (and SmartArt's text bodies) are containers of their own, filled in the data's top scope, as the
+  // PDF has no text boxes in loops.
+  let root = scan(xml);
+  const boxes: RawElement[] = [];
+  if (diagram) {
+    collect(root, 'dsp:txBody', boxes);
+    collect(root, 'dgm:t', boxes);
+    boxes.sort((a, b) => a.start - b.start);
+  } else collect(root, 'w:txbxContent', boxes);
+  if (boxes.length > 0) {
+    let out = '';
+    let at = 0;
+    for (const box of boxes) {
+      const inner = xml.slice(box.start, box.end);
+      const filled = visibleText(inner).includes(delimiters[0]) ? fillContainer(inner, scan(inner), undefined, diagram ? 'a' : 'w', data, delimiters, options, placePicture) : inner;
+      out += xml.slice(at, box.start) + filled;
+      at = box.end;
+    }
+    xml = out + xml.slice(at);
+    if (diagram) return xml;
+    root = scan(xml);
+  }
+  if (diagram) return xml;
+  const container = root.name === 'w:document' ? rawChild(root, 'w:body') : root;
+  if (!container || container.openEnd === container.end) return xml;
+  // w:body's last w:sectPr holds the final section's properties: never part of the content, never repeated.
+  const last = container.children[container.children.length - 1];
+  const finalSectPr = container.name === 'w:body' && last?.name === 'w:sectPr' ? last : undefined;
+  return fillContainer(xml, container, finalSectPr, 'w', data, delimiters, options, placePicture);
+}
+
+function scan(xml: string): RawElement {
   try {
-    doc = new Docxtemplater(zip, {
-      delimiters: { start: open, end: close },
-      paragraphLoop: true,
-      linebreaks: true,
-      parser,
-      nullGetter: () => '',
-      modules: [docloomModule({ parseImageTag, placeImage }) as Docxtemplater.DXT.Module],
-    });
+    return scanXml(xml);
   } catch (err) {
-    throw new EngineError('invalid_template', `The template's tags cannot be filled: ${describe(err)}`);
+    throw new EngineError('invalid_template', `The template could not be filled: ${(err as Error).message}`);
   }
-  try {
-    doc.render(data);
-  } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError('invalid_template', `The template could not be filled: ${describe(err)}`);
+}
+
+/** The outermost elements called `name` below `el`, in document order. */
+function collect(el: RawElement, name: string, out: RawElement[]): void {
+  for (const c of el.children) {
+    if (c.name === name) out.push(c);
+    else collect(c, name, out);
   }
-  if (failure) throw failure;
-  addImages(doc.getZip() as PizZip, placed);
-  return doc.toUint8Array({ compression: 'DEFLATE' });
+}
+
+/** `xml` with the content of `container` (a body, header, footer, text box) read, compiled, bound and written back. */
+function fillContainer(
+  xml: string,
+  container: RawElement,
+  finalSectPr: RawElement | undefined,
+  dialect: Dialect,
+  data: Record<string, unknown>,
+  delimiters: Delimiters,
+  options: PartOptions,
+  placePicture: (run: ImageRun) => string,
+): string {
+  const source = readPart(xml, container, delimiters[0], dialect, finalSectPr);
+  const page: PageSetup = options.page ?? { width: 595, height: 842, margins: { top: 72, right: 72, bottom: 72, left: 72 } };
+  const sourceModel: TemplateModel = { version: 1, sections: [{ page, body: source.blocks }], defaults: { run: {}, paragraph: {} } };
+  const { template, errors } = compileTags(sourceModel, delimiters);
+  if (errors.length > 0) throw new EngineError('invalid_template', `The template's tags cannot be filled: ${errors[0].message}`);
+  const limits = { ...(options.imageBytes ? { imageBytes: options.imageBytes } : {}), ...(options.imagePixels ? { imagePixels: options.imagePixels } : {}) };
+  const bound = bindTemplateSync(template, data, { locale: options.locale, limits }, options.fetched);
+  const body = writeBlocks(bound.sections[0]?.body ?? [], source, placePicture);
+  const tail = finalSectPr ? xml.slice(finalSectPr.start, finalSectPr.end) : '';
+  return xml.slice(0, container.openEnd) + body + tail + xml.slice(container.closeStart);
 }
 
 /** fillDocx for data whose image values may be http(s) URLs: fetches them first with `fetchImage`. */

@@ -14,14 +14,18 @@ export interface Scopes {
   index?: number;
 }
 
-/** Mustache lookup: from the innermost scope outwards; a key written with the dots (`a.b`) wins over the path. */
+/**
+ * Mustache lookup: from the innermost scope outwards; a key written with the dots (`a.b`) wins over the path. A key
+ * whose value is `null` counts as absent (issue #12 item 6, as docxtemplater): the lookup goes on outwards, so
+ * `{ "name": null }` in a list item shows the enclosing `name`, alike in the PDF and the .docx.
+ */
 export function lookupName(scopes: Scopes, name: string, path: readonly string[]): unknown {
   const { stack } = scopes;
   if (path.length === 0) return plain(stack[stack.length - 1]);
   for (let i = stack.length - 1; i >= 0; i--) {
     const scope = stack[i];
-    if (path.length > 1 && ownKey(scope, name)) return member(scope, name);
-    if (!ownKey(scope, path[0])) continue;
+    if (path.length > 1 && present(scope, name)) return member(scope, name);
+    if (!present(scope, path[0])) continue;
     let value = member(scope, path[0]);
     for (let j = 1; j < path.length; j++) value = member(value, path[j]);
     return value;
@@ -34,10 +38,15 @@ export function evaluateTag(expr: Expr, text: string, scopes: Scopes): unknown {
   if (expr.t !== 'name') {
     const key = text.trim();
     for (let i = scopes.stack.length - 1; i >= 0; i--) {
-      if (ownKey(scopes.stack[i], key)) return member(scopes.stack[i], key);
+      if (present(scopes.stack[i], key)) return member(scopes.stack[i], key);
     }
   }
   return evaluate(expr, scopes);
+}
+
+/** An own key of the scope whose value is data (not null: `member` reads null as missing). */
+function present(scope: unknown, key: string): boolean {
+  return ownKey(scope, key) && member(scope, key) !== undefined;
 }
 
 function keyOf(value: unknown): string | number | null {

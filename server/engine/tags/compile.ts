@@ -3,7 +3,7 @@
  * CompiledTemplate that bind/ walks for every document. See CONTRACT.md §5 and docs/templates.md.
  */
 import type { Block, Delimiters, HeaderFooterSet, Section, TemplateError, TemplateModel } from '../model/types.js';
-import type { CBlock, CPartSet, CSection, CompiledTemplate } from './types.js';
+import type { CBlock, CPartSet, CSection, CompiledTemplate, SectionEnd } from './types.js';
 import { analyzePart } from './analyze.js';
 import { matchSections } from './pairs.js';
 import { buildContainer, StyleInterner } from './build.js';
@@ -55,6 +55,7 @@ export function compileTags(model: TemplateModel, delimiters: Delimiters): { tem
     if (section.continuous === true) compiled.continuous = true;
     return compiled;
   });
+  if (several) joinSpanningBodies(model, sections, delimiters, styles, errors);
   const ok = errors.length === 0;
   const template: CompiledTemplate = {
     kind: 'docloom-compiled',
@@ -68,6 +69,33 @@ export function compileTags(model: TemplateModel, delimiters: Delimiters): { tem
   if (model.locale) template.locale = model.locale;
   if (model.background) template.background = model.background;
   return { template, errors };
+}
+
+const PAIRING = new Set(['unclosed_section', 'unopened_section', 'mismatched_section']);
+
+/**
+ * A section opened in one section's body and closed in a later one's (a loop spanning a section break): when
+ * every error of the bodies is such a pairing error and the bodies compiled as one, with SectionEnd marks between,
+ * have no error at all, they are one body (issue #12 item 6). Binding splits it back at the marks; the last
+ * section's properties stay the last.
+ */
+function joinSpanningBodies(model: TemplateModel, sections: CSection[], delimiters: Delimiters, styles: StyleInterner, errors: TemplateError[]): void {
+  const isBody = (e: TemplateError): boolean => /^section \d+ body$/.test(e.location.part);
+  const bodyErrors = errors.filter(isBody);
+  if (bodyErrors.length === 0 || !bodyErrors.every((e) => PAIRING.has(e.code))) return;
+  const joined: Block[] = [];
+  model.sections.forEach((section, index) => {
+    joined.push(...section.body);
+    if (index < model.sections.length - 1) joined.push({ type: 'sectionEnd', section: index } as SectionEnd as unknown as Block);
+  });
+  const jointErrors: TemplateError[] = [];
+  const body = compilePart(joined, 'body', contentWidth(model.sections[0]), delimiters, styles, jointErrors);
+  if (jointErrors.length > 0) return;
+  sections[0].body = body;
+  sections[0].spans = sections.length - 1;
+  for (let i = 1; i < sections.length; i++) sections[i].body = [];
+  const others = errors.filter((e) => !isBody(e));
+  errors.splice(0, errors.length, ...others);
 }
 
 function partSet(set: HeaderFooterSet | undefined, name: 'header' | 'footer', part: (blocks: Block[], name: string) => CBlock[]): CPartSet | undefined {

@@ -95,9 +95,23 @@ export interface CPartSet {
   even?: CBlock[];
 }
 
+/**
+ * Marks, in a body compiled across section breaks, where section `section` ends (see CSection.spans). Binding
+ * splits the body there, so a loop around the break repeats the break with its section's page and headers.
+ */
+export interface SectionEnd {
+  type: 'sectionEnd';
+  section: number;
+}
+
 export interface CSection {
   page: PageSetup;
   body: CBlock[];
+  /**
+   * The body holds the bodies of this and the following sections up to section `spans` (a section opened in one
+   * and closed in a later one), with SectionEnd blocks between them; those sections' own bodies are empty.
+   */
+  spans?: number;
   header?: CPartSet;
   footer?: CPartSet;
   titlePage?: boolean;
