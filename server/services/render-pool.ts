@@ -59,6 +59,7 @@ class InlineRenderer implements Renderer {
 interface QueuedJob {
   id: number;
   job: RenderJob;
+  priority: Priority;
   onStart?: () => void;
   resolve: (outcome: RenderOutcome) => void;
   /** Set once the worker has it: the external time limit. */
@@ -78,7 +79,12 @@ interface Slot {
   overdue?: QueuedJob;
 }
 
-/** Jobs one worker holds at once: the next is queued in the worker while the current one renders. */
+/**
+ * Jobs of one priority one worker holds at once: the next is queued in the worker while the current one renders,
+ * so the worker never waits for the main thread between two jobs. Interactive jobs have their own allowance and
+ * go before the worker's queued batch jobs (render-worker.ts), so a preview or a single document waits for at most
+ * the render in progress, not for the batch jobs already handed over.
+ */
 const PER_WORKER = 2;
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_GRACE_MS = 5000;
@@ -147,7 +153,7 @@ export class WorkerPool implements Renderer {
     if (this.#closed) return Promise.resolve(STOPPED);
     if (this.#inline) return this.#inline.render(job, priority, onStart);
     return new Promise((resolve) => {
-      const queued: QueuedJob = { id: this.#nextId++, job, onStart, resolve };
+      const queued: QueuedJob = { id: this.#nextId++, job, priority, onStart, resolve };
       (priority === 'interactive' ? this.#interactive : this.#batch).push(queued);
       this.#dispatch();
     });
@@ -227,6 +233,11 @@ export class WorkerPool implements Renderer {
       if (at < 0) return;
       const [job] = slot.sent.splice(at, 1);
       slot.running.set(job.id, job);
+      return;
+    }
+    if (msg.type === 'started') {
+      const job = slot.running.get(msg.id);
+      if (!job) return;
       job.onStart?.();
       this.#watch(slot, job);
       return;
@@ -289,6 +300,7 @@ export class WorkerPool implements Renderer {
         }
         job.requeued = true;
         job.onStart = undefined;
+        job.priority = 'interactive';
         this.#interactive.unshift(job);
       }
     } else {
@@ -325,18 +337,18 @@ export class WorkerPool implements Renderer {
     this.#refill();
     if (this.#inline) return;
     for (;;) {
-      const queue = this.#interactive.length > 0 ? this.#interactive : this.#batch;
-      if (queue.length === 0) return;
-      let best: Slot | null = null;
-      for (const slot of this.#slots) {
-        const load = slot.running.size + slot.sent.length;
-        if (!slot.overdue && load < PER_WORKER && (!best || load < best.running.size + best.sent.length)) best = slot;
+      let queue = this.#interactive.length > 0 ? this.#interactive : this.#batch;
+      let best = this.#freeSlot(queue === this.#interactive ? 'interactive' : 'batch');
+      if (!best && queue === this.#interactive && this.#batch.length > 0) {
+        // Every worker's interactive allowance is taken: a batch job may still use a free batch place.
+        queue = this.#batch;
+        best = this.#freeSlot('batch');
       }
-      if (!best) return;
+      if (queue.length === 0 || !best) return;
       const next = queue.shift()!;
       if (next.job.timings) next.job.timings.posted = hrnow();
       try {
-        best.worker.postMessage({ id: next.id, job: next.job } satisfies WorkerRequest);
+        best.worker.postMessage({ id: next.id, job: next.job, priority: next.priority } satisfies WorkerRequest);
       } catch (err) {
         // Data the structured clone cannot copy (a DataCloneError; a stack overflow on deeply nested data): this
         // job fails alone, the slot stays free, the queue goes on.
@@ -346,6 +358,22 @@ export class WorkerPool implements Renderer {
       best.sent.push(next);
       best.worker.ref();
     }
+  }
+
+  /** The least loaded worker with room for a job of this priority (interactive jobs count only their own kind). */
+  #freeSlot(priority: Priority): Slot | null {
+    let best: Slot | null = null;
+    let bestLoad = Infinity;
+    for (const slot of this.#slots) {
+      if (slot.overdue) continue;
+      const held = [...slot.sent, ...slot.running.values()];
+      const own = held.filter((j) => j.priority === priority).length;
+      if (own < PER_WORKER && held.length < bestLoad) {
+        best = slot;
+        bestLoad = held.length;
+      }
+    }
+    return best;
   }
 
   /** Keeps the pool at its size; after a worker died before it was ready, waits a moment before trying again. */
