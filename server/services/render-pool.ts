@@ -21,8 +21,12 @@ import { hrnow } from './profile.js';
 export type Priority = 'interactive' | 'batch';
 
 export interface Renderer {
-  /** `onStart` runs when the job leaves the queue (the document becomes `processing`). */
-  render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome>;
+  /**
+   * `onStart` runs when the job leaves the queue (the document becomes `processing`). `signal` withdraws a job
+   * not yet rendering (a cancelled batch's rows), in the pool's queue or in a worker's: it answers `interrupted`.
+   * A job already rendering is rendered to its end.
+   */
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome>;
   /**
    * Resolves once the renderer is warm — every worker started, its engine loaded and a warm-up page rendered — or
    * after `waitMs` at most (the workers keep warming; jobs queue meanwhile), whichever comes first. Never rejects.
@@ -42,7 +46,8 @@ class InlineRenderer implements Renderer {
     this.#core = new RenderCore(settings);
   }
 
-  async render(job: RenderJob, _priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
+  async render(job: RenderJob, _priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome> {
+    if (signal?.aborted) return WITHDRAWN;
     onStart?.();
     return this.#core.render(job);
   }
@@ -99,6 +104,9 @@ export const STOPPED: RenderOutcome = {
   message: 'The service stopped before this document was rendered; create it again.',
 };
 
+/** A job withdrawn before any worker had it (its batch was cancelled). */
+const WITHDRAWN: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };
+
 const CRASHED = (detail: string): RenderOutcome => ({ ok: false, code: 'render_crashed', message: 'The document could not be rendered.', internal: true, detail });
 
 /** The job's data could not be handed to a render thread (structured clone failed). The caller's data, not a bug. */
@@ -149,12 +157,30 @@ export class WorkerPool implements Renderer {
   }
 
   /** Never rejects: every way a job can fail ends in an outcome. */
-  render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome> {
     if (this.#closed) return Promise.resolve(STOPPED);
-    if (this.#inline) return this.#inline.render(job, priority, onStart);
+    if (signal?.aborted) return Promise.resolve(WITHDRAWN);
+    if (this.#inline) return this.#inline.render(job, priority, onStart, signal);
     return new Promise((resolve) => {
       const queued: QueuedJob = { id: this.#nextId++, job, priority, onStart, resolve };
-      (priority === 'interactive' ? this.#interactive : this.#batch).push(queued);
+      const queue = priority === 'interactive' ? this.#interactive : this.#batch;
+      queue.push(queued);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = queue.indexOf(queued);
+          if (at >= 0) {
+            queue.splice(at, 1);
+            resolve(WITHDRAWN);
+            return;
+          }
+          // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
+          for (const slot of this.#slots) {
+            if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
+          }
+        },
+        { once: true },
+      );
       this.#dispatch();
     });
   }

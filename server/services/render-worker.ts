@@ -7,7 +7,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import { loadEngine } from './engine.js';
 
-export type WorkerRequest = { id: number; job: RenderJob; priority: 'interactive' | 'batch' };
+export type WorkerRequest =
+  | { id: number; job: RenderJob; priority: 'interactive' | 'batch' }
+  /** The job is no longer wanted: answered `interrupted` if it has not started, else nothing changes. */
+  | { withdraw: number };
 export type WorkerMessage =
   | { type: 'ready' }
   /** The job arrived: from now on it is this worker's (the pool counts it as running). */
@@ -24,6 +27,8 @@ export type WorkerMessage =
  */
 const MAX_ACTIVE = 2;
 
+type Job = Extract<WorkerRequest, { job: RenderJob }>;
+
 const port = parentPort;
 if (port) {
   // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
@@ -36,7 +41,7 @@ if (port) {
    * starts only from a fresh turn of the event loop: every message that arrived meanwhile is queued by then, and an
    * interactive job waits for at most the render in progress, never for batch jobs that arrived before it.
    */
-  const waiting: WorkerRequest[] = [];
+  const waiting: Job[] = [];
   let active = 0;
   let pumping = false;
   const pump = (): void => {
@@ -49,7 +54,7 @@ if (port) {
       pump();
     });
   };
-  const start = (msg: WorkerRequest): void => {
+  const start = (msg: Job): void => {
     active++;
     port.postMessage({ type: 'started', id: msg.id } satisfies WorkerMessage);
     void core.render(msg.job).then((outcome) => {
@@ -74,6 +79,14 @@ if (port) {
     });
   };
   port.on('message', (msg: WorkerRequest) => {
+    if ('withdraw' in msg) {
+      const at = waiting.findIndex((w) => w.id === msg.withdraw);
+      if (at < 0) return;
+      waiting.splice(at, 1);
+      const outcome: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };
+      port.postMessage({ type: 'result', id: msg.withdraw, outcome } satisfies WorkerMessage);
+      return;
+    }
     port.postMessage({ type: 'received', id: msg.id } satisfies WorkerMessage);
     if (msg.priority === 'interactive') {
       const firstBatch = waiting.findIndex((w) => w.priority !== 'interactive');

@@ -223,3 +223,26 @@ test('POST /api/batch/row: one row\'s data as the batch reads it (the GUI previe
   assert.deepEqual(((await past.json()) as Body).errors, { row: ['The file has 5 rows.'] });
   assert.deepEqual(fs.readdirSync(path.join(s.dataDir, 'batches', 'incoming')), []);
 });
+
+test('DELETE of a running batch cancels what is left and deletes every document it made, also rows in flight at that moment', async () => {
+  const made = await postBatch({ template_id: templateId }, { name: 'rows.csv', text: certificateCsv(300) });
+  assert.equal(made.status, 202);
+  const id = made.body.batch.id as number;
+  for (;;) {
+    const { batch } = await get(`/api/batch/${id}`);
+    if (batch.done > 0) break;
+    assert.equal(batch.status === 'queued' || batch.status === 'processing', true, batch.status);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const del = await s.api(`/api/batch/${id}`, { method: 'DELETE' });
+  assert.equal(del.status, 200);
+  assert.equal((await s.api(`/api/batch/${id}`)).status, 404);
+  // Rows that were rendering when it was deleted end without a document; none appear later.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await get(`/api/document?batch_id=${id}`)).documents.total, 0);
+  const all = (await get('/api/document?per_page=100')).documents;
+  for (let page = 1; page <= all.last_page; page++) {
+    const docs = (await get(`/api/document?per_page=100&page=${page}`)).documents.data as Body[];
+    assert.ok(!docs.some((d) => d.batch_id === id), `no document of batch ${id} left (page ${page})`);
+  }
+});

@@ -291,3 +291,32 @@ test('the pool class: an interactive job waits for at most the batch render in p
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the pool class: withdrawn batch jobs (a cancelled batch) are not rendered, in the pool\'s queue or in the worker\'s; the one rendering ends', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
+  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, pagesPerDocument: 10_000 }, fontsDir: null }, () => undefined);
+  const job = (lines: number): RenderJob => ({
+    key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+    data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
+  });
+  try {
+    await pool.ready(30_000);
+    assert.equal((await pool.render(job(1), 'batch')).ok, true);
+    const cancel = new AbortController();
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const outcomes = Array.from({ length: 4 }, (_, i) => pool.render(job(4000), 'batch', i === 0 ? firstStarted : undefined, cancel.signal));
+    await started;
+    cancel.abort();
+    const [first, ...rest] = await Promise.all(outcomes);
+    assert.equal(first.ok, true, 'the render under way ends');
+    assert.deepEqual(rest.map((o) => (o.ok ? 'rendered' : o.code)), ['interrupted', 'interrupted', 'interrupted']);
+    assert.equal((await pool.render(job(3), 'batch')).ok, true, 'the pool goes on');
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
