@@ -97,7 +97,7 @@ test('a bad rows file makes no document: the row and column are named, exit 1', 
   const out = path.join(dir, 'out-ragged');
   const run = await batch([CERTIFICATE, rows, '-o', out]);
   assert.equal(run.status, 1);
-  assert.match(run.stderr, /ragged\.csv: Row 2: the row has 3 fields, the header 2/);
+  assert.match(run.stderr, /ragged\.csv: Row 2, column C: the row has 3 fields, the header 2/);
   assert.ok(!fs.existsSync(out) || fs.readdirSync(out).length === 0);
   const usage = await batch([CERTIFICATE, rows]);
   assert.equal(usage.status, 2);
