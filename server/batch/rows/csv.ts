@@ -30,6 +30,10 @@ export function detectDelimiter(head: string): string {
 /** What csv-parse says, as a located RowsError. `row` is the data row being read when it failed. */
 function located(err: unknown, row: number, header: string[]): unknown {
   if (!(err instanceof CsvError)) return err;
+  // csv-parse counts the records it parsed (the header is one, so that count is the failing data row); rows it
+  // parsed in the same chunk may not have been read from it yet, so the count read here can be behind.
+  const records = (err as CsvError & { records?: number }).records;
+  if (typeof records === 'number' && records > 0) row = records;
   const line = (err as CsvError & { lines?: number }).lines;
   const at = line ? ` (line ${line} of the file)` : '';
   if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
