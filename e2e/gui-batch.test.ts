@@ -1,7 +1,10 @@
 /**
  * A batch from the GUI in Chromium against a real service (issue #15): on the Generate page of the certificate
  * template, pick a CSV, see its columns matched to the fields, preview row 3's PDF, start, watch it reach `Completed`, download the
- * zip (checked with unzip -l and pdftotext); a past batch is listed. Every request stays on the local service.
+ * zip (checked with unzip -l and pdftotext); a past batch is listed. A file dropped on the drop zone (a real drop
+ * event carrying a DataTransfer) shows its unused columns, and its failing row is listed with field and reason
+ * when the batch ends `Completed with errors`. Cancel during a long batch ends it `Cancelled`, the documents made
+ * so far kept. Every request stays on the local service.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +15,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../test/helpers/server.js';
 import { launchBrowser, openGui, type GuiPage } from './helpers/browser.js';
-import { downloadBytes, pickFile } from './helpers/gui.js';
+import { downloadBytes, dropFile, pickFile } from './helpers/gui.js';
 import { uploadTemplate } from './helpers/seed.js';
 import { certificateCsv } from '../test/batch/fixtures.js';
 import type { PageDocument } from './helpers/page-dom.js';
@@ -77,4 +80,70 @@ describe('GUI: a batch from a CSV on the Generate page → progress → zip', ()
     assert.deepEqual(gui.foreignRequests(), []);
     assert.deepEqual(gui.problems, []);
   });
+
+  it('a file dropped on the drop zone: unused columns shown; the progress bar fills; the failing row is listed with its field and reason', async () => {
+    const { page } = gui;
+    const csv = 'recipient,logo,shoe_size\nAda,,41\nBob,not-an-image,44\nCy,,39\n';
+    await dropFile(page, '[data-testid="batch-drop"]', { name: 'dropped.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('batch-drop').getByText('dropped.csv').waitFor();
+    const columns = page.getByTestId('batch-columns');
+    await columns.getByText('Columns the template does not use:').waitFor();
+    const line = async (label: string): Promise<string> => (await columns.locator('p', { hasText: label }).textContent()) ?? '';
+    assert.match(await line('Matched:'), /^\s*Matched:\s*(recipient, logo|logo, recipient)\s*$/);
+    assert.match(await line('Columns the template does not use:'), /use:\s*shoe_size\s*$/);
+    assert.match(await line('Fields no column fills:'), /certificate_id/);
+
+    await page.getByTestId('batch-start').click();
+    await page.locator('[data-testid="batch-progress"][data-status="completed_with_errors"]').waitFor({ timeout: 60_000 });
+    const progress = page.getByTestId('batch-progress');
+    assert.match((await progress.getByRole('status').textContent()) ?? '', /Completed with errors: 2 of 3 done, 1 failed/);
+    const bar = progress.getByRole('progressbar');
+    assert.deepEqual([await bar.getAttribute('max'), await bar.getAttribute('value')], ['3', '3']);
+    const failed = progress.getByRole('table', { name: 'Failed rows' });
+    await failed.waitFor();
+    const cells = await failed.locator('tbody tr').first().locator('td').allTextContents();
+    assert.equal(cells[0], '2');
+    assert.equal(cells[1], 'logo');
+    assert.match(cells[2], /image/i);
+    // The failed row's document opens from its link.
+    assert.match((await failed.getByRole('link').first().getAttribute('href')) ?? '', /^#\/documents\/\d+$/);
+    assert.deepEqual(gui.foreignRequests(), []);
+    assert.deepEqual(gui.problems, []);
+  });
+
+  it('Cancel during a long batch: it ends Cancelled, no row starts after it, the documents made so far remain', async () => {
+    const { page } = gui;
+    await pickFile(page, 'Choose rows file', { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(certificateCsv(5000)) });
+    await page.getByTestId('batch-columns').getByText('Matched:').waitFor();
+    await page.getByTestId('batch-start').click();
+    // Some rows done, far from all: then Cancel.
+    await page.waitForFunction(() => /Generating: [1-9]\d* of 5000 done/.test(document.querySelector('[data-testid="batch-progress"] [role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.getByTestId('batch-progress').getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('[data-testid="batch-progress"][data-status="cancelled"]').waitFor({ timeout: 10_000 });
+    assert.match((await page.getByTestId('batch-progress').getByRole('status').textContent()) ?? '', /^\s*Cancelled: \d+ of 5000 done/);
+
+    const id = await latestBatchId();
+    // Rows already handed to the render workers end without a document; after that nothing more appears.
+    await new Promise((r) => setTimeout(r, 1500));
+    const first = await batchDocuments(id);
+    await new Promise((r) => setTimeout(r, 1000));
+    const again = await batchDocuments(id);
+    const { batch } = (await (await server.api(`/api/batch/${id}`)).json()) as { batch: { status: string; done: number; failed: number } };
+    assert.equal(batch.status, 'cancelled');
+    assert.ok(first > 0 && first < 5000, `${first} documents made before the cancel`);
+    assert.equal(again, first, 'no row started after the cancel');
+    assert.equal(first, batch.done + batch.failed, 'the counters match the documents kept');
+    await page.getByTestId('batch-panel').getByText(new RegExp(`#${id} long\\.csv — Cancelled`)).waitFor();
+    assert.deepEqual(gui.problems, []);
+  });
+
+  async function latestBatchId(): Promise<number> {
+    const page = (await (await server.api('/api/batch')).json()) as { batches: { data: Array<{ id: number }> } };
+    return page.batches.data[0].id;
+  }
+
+  async function batchDocuments(id: number): Promise<number> {
+    const list = (await (await server.api(`/api/document?batch_id=${id}&per_page=1`)).json()) as { documents: { total: number } };
+    return list.documents.total;
+  }
 });

@@ -162,7 +162,9 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
   const zip = o.zip ? new ZipWriter(fs.createWriteStream(o.zip)) : null;
   const merger = o.merge ? new PdfMerger() : null;
   const inOrder = merger ? new InOrder<Uint8Array>((bytes) => merger.add(bytes)) : null;
-  progress = new Progress({ total, stream: process.stderr });
+  // DOCLOOM_BATCH_PROGRESS_SECONDS: seconds between two progress lines when stderr is not a terminal (default 3).
+  const lineSeconds = Number(process.env.DOCLOOM_BATCH_PROGRESS_SECONDS);
+  progress = new Progress({ total, stream: process.stderr, lineSeconds: lineSeconds > 0 ? lineSeconds : undefined });
   const bar = progress;
 
   const job = (row: Row, name: string): RenderJob => ({

@@ -68,6 +68,8 @@ export class BatchService {
    * service) queued behind theirs.
    */
   readonly #writes = new Limit(2);
+  /** The run of each batch under way, and what withdraws its rows still queued in the render pool. */
+  readonly #runs = new Map<number, { done: Promise<void>; abort: AbortController }>();
 
   constructor(private readonly deps: BatchServiceDeps) {}
 
@@ -183,7 +185,9 @@ export class BatchService {
       this.#stopping.add(id);
       const at = this.#queue.indexOf(id);
       if (at >= 0) this.#queue.splice(at, 1);
-      // A running batch notices at its next row; the record says so at once.
+      // Rows waiting in the render pool are withdrawn; those a worker has end without a document; the record says
+      // so at once.
+      this.#runs.get(id)?.abort.abort();
       await this.deps.batches.update(id, { status: 'cancelled', updated_at: nowIso() });
     }
     return this.get(id);
@@ -192,6 +196,9 @@ export class BatchService {
   /** Cancels what is left, then deletes the batch's documents (records, then files) and the batch itself. */
   async remove(id: number, removeDocument: (doc: DocumentRecord) => Promise<void>): Promise<void> {
     await this.cancel(id);
+    // Rows already past their render when it was cancelled still write their document: wait for them, so none is
+    // left behind by the deletion.
+    await this.#runs.get(id)?.done;
     // A few at a time: their shard writes share fsyncs (group commit), and one failure (a full disk) stops the rest.
     const docs = this.documentsOf(id);
     for (let i = 0; i < docs.length; i += 32) await Promise.all(docs.slice(i, i + 32).map(removeDocument));
@@ -289,8 +296,11 @@ export class BatchService {
       const id = this.#queue.shift()!;
       const b = this.deps.batches.get(id);
       if (!b || this.#stopping.has(id)) continue;
+      const abort = new AbortController();
+      const run = this.#run(b, abort.signal);
+      this.#runs.set(id, { done: run.then(() => undefined, () => undefined), abort });
       try {
-        await this.#run(b);
+        await run;
       } catch (err) {
         this.deps.log(`batch ${id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         const full = isNoSpace(err);
@@ -305,11 +315,13 @@ export class BatchService {
             })
             .catch(() => undefined);
         }
+      } finally {
+        this.#runs.delete(id);
       }
     }
   }
 
-  async #run(b: BatchRecord): Promise<void> {
+  async #run(b: BatchRecord, signal: AbortSignal): Promise<void> {
     const template = this.deps.templates.find(b.template_uuid);
     if (!template) {
       await this.deps.batches.update(b.id, { status: 'failed', error: { code: 'template_missing', message: 'The template was deleted before the batch ran.' }, updated_at: nowIso() });
@@ -337,7 +349,7 @@ export class BatchService {
     let fatal: unknown = null;
     const running = new Set<Promise<void>>();
     const one = async (row: number, data: Record<string, unknown>, name: string): Promise<void> => {
-      const outcome = await this.deps.renderer.render(this.#job(b, template, data, name), 'batch');
+      const outcome = await this.deps.renderer.render(this.#job(b, template, data, name), 'batch', undefined, signal);
       if (this.#stopping.has(b.id) || !this.deps.batches.get(b.id)) return;
       if (!outcome.ok && outcome.code === 'interrupted') return; // the service is stopping: rendered again after the restart
       const ok = await this.#record(b, row, name, outcome);

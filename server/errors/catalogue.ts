@@ -86,7 +86,7 @@ export const CATALOGUE = {
   // carries `code`, `row` and `column` (docs/batch.md, "Bad input").
   rows_format: { kind: 'rows', status: 422, meaning: 'The rows file is not CSV, XLSX, a JSON array of objects or NDJSON, or a row in it cannot be read as such.' },
   rows_encoding: { kind: 'rows', status: 422, meaning: 'The rows file is not UTF-8 text (UTF-16, Latin-1, …); save it as UTF-8.' },
-  rows_ragged: { kind: 'rows', status: 422, meaning: 'A CSV row has another number of fields than the header (often a value holding the delimiter without quotes).' },
+  rows_ragged: { kind: 'rows', status: 422, meaning: 'A CSV row has another number of fields than the header (often a value holding the delimiter without quotes); `column` is the first field past the header or the first the row lacks.' },
   rows_header: { kind: 'rows', status: 422, meaning: 'A header name that is not a valid field path, or two columns for one field, or a field that is both a value and an object.' },
   rows_empty: { kind: 'rows', status: 422, meaning: 'The rows file (or its sheet) has no header or no data row.' },
   rows_sheet: { kind: 'rows', status: 422, meaning: 'The workbook has no sheet of the name given.' },

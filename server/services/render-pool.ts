@@ -21,8 +21,12 @@ import { hrnow } from './profile.js';
 export type Priority = 'interactive' | 'batch';
 
 export interface Renderer {
-  /** `onStart` runs when the job leaves the queue (the document becomes `processing`). */
-  render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome>;
+  /**
+   * `onStart` runs when the job leaves the queue (the document becomes `processing`). `signal` withdraws a job
+   * not yet rendering (a cancelled batch's rows), in the pool's queue or in a worker's: it answers `interrupted`.
+   * A job already rendering is rendered to its end.
+   */
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome>;
   /**
    * Resolves once the renderer is warm — every worker started, its engine loaded and a warm-up page rendered — or
    * after `waitMs` at most (the workers keep warming; jobs queue meanwhile), whichever comes first. Never rejects.
@@ -42,7 +46,8 @@ class InlineRenderer implements Renderer {
     this.#core = new RenderCore(settings);
   }
 
-  async render(job: RenderJob, _priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
+  async render(job: RenderJob, _priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome> {
+    if (signal?.aborted) return WITHDRAWN;
     onStart?.();
     return this.#core.render(job);
   }
@@ -59,6 +64,7 @@ class InlineRenderer implements Renderer {
 interface QueuedJob {
   id: number;
   job: RenderJob;
+  priority: Priority;
   onStart?: () => void;
   resolve: (outcome: RenderOutcome) => void;
   /** Set once the worker has it: the external time limit. */
@@ -78,7 +84,12 @@ interface Slot {
   overdue?: QueuedJob;
 }
 
-/** Jobs one worker holds at once: the next is queued in the worker while the current one renders. */
+/**
+ * Jobs of one priority one worker holds at once: the next is queued in the worker while the current one renders,
+ * so the worker never waits for the main thread between two jobs. Interactive jobs have their own allowance and
+ * go before the worker's queued batch jobs (render-worker.ts), so a preview or a single document waits for at most
+ * the render in progress, not for the batch jobs already handed over.
+ */
 const PER_WORKER = 2;
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_GRACE_MS = 5000;
@@ -92,6 +103,9 @@ export const STOPPED: RenderOutcome = {
   code: 'interrupted',
   message: 'The service stopped before this document was rendered; create it again.',
 };
+
+/** A job withdrawn before any worker had it (its batch was cancelled). */
+const WITHDRAWN: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };
 
 const CRASHED = (detail: string): RenderOutcome => ({ ok: false, code: 'render_crashed', message: 'The document could not be rendered.', internal: true, detail });
 
@@ -143,12 +157,30 @@ export class WorkerPool implements Renderer {
   }
 
   /** Never rejects: every way a job can fail ends in an outcome. */
-  render(job: RenderJob, priority: Priority, onStart?: () => void): Promise<RenderOutcome> {
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome> {
     if (this.#closed) return Promise.resolve(STOPPED);
-    if (this.#inline) return this.#inline.render(job, priority, onStart);
+    if (signal?.aborted) return Promise.resolve(WITHDRAWN);
+    if (this.#inline) return this.#inline.render(job, priority, onStart, signal);
     return new Promise((resolve) => {
-      const queued: QueuedJob = { id: this.#nextId++, job, onStart, resolve };
-      (priority === 'interactive' ? this.#interactive : this.#batch).push(queued);
+      const queued: QueuedJob = { id: this.#nextId++, job, priority, onStart, resolve };
+      const queue = priority === 'interactive' ? this.#interactive : this.#batch;
+      queue.push(queued);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = queue.indexOf(queued);
+          if (at >= 0) {
+            queue.splice(at, 1);
+            resolve(WITHDRAWN);
+            return;
+          }
+          // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
+          for (const slot of this.#slots) {
+            if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
+          }
+        },
+        { once: true },
+      );
       this.#dispatch();
     });
   }
@@ -227,6 +259,11 @@ export class WorkerPool implements Renderer {
       if (at < 0) return;
       const [job] = slot.sent.splice(at, 1);
       slot.running.set(job.id, job);
+      return;
+    }
+    if (msg.type === 'started') {
+      const job = slot.running.get(msg.id);
+      if (!job) return;
       job.onStart?.();
       this.#watch(slot, job);
       return;
@@ -289,6 +326,7 @@ export class WorkerPool implements Renderer {
         }
         job.requeued = true;
         job.onStart = undefined;
+        job.priority = 'interactive';
         this.#interactive.unshift(job);
       }
     } else {
@@ -325,18 +363,18 @@ export class WorkerPool implements Renderer {
     this.#refill();
     if (this.#inline) return;
     for (;;) {
-      const queue = this.#interactive.length > 0 ? this.#interactive : this.#batch;
-      if (queue.length === 0) return;
-      let best: Slot | null = null;
-      for (const slot of this.#slots) {
-        const load = slot.running.size + slot.sent.length;
-        if (!slot.overdue && load < PER_WORKER && (!best || load < best.running.size + best.sent.length)) best = slot;
+      let queue = this.#interactive.length > 0 ? this.#interactive : this.#batch;
+      let best = this.#freeSlot(queue === this.#interactive ? 'interactive' : 'batch');
+      if (!best && queue === this.#interactive && this.#batch.length > 0) {
+        // Every worker's interactive allowance is taken: a batch job may still use a free batch place.
+        queue = this.#batch;
+        best = this.#freeSlot('batch');
       }
-      if (!best) return;
+      if (queue.length === 0 || !best) return;
       const next = queue.shift()!;
       if (next.job.timings) next.job.timings.posted = hrnow();
       try {
-        best.worker.postMessage({ id: next.id, job: next.job } satisfies WorkerRequest);
+        best.worker.postMessage({ id: next.id, job: next.job, priority: next.priority } satisfies WorkerRequest);
       } catch (err) {
         // Data the structured clone cannot copy (a DataCloneError; a stack overflow on deeply nested data): this
         // job fails alone, the slot stays free, the queue goes on.
@@ -346,6 +384,22 @@ export class WorkerPool implements Renderer {
       best.sent.push(next);
       best.worker.ref();
     }
+  }
+
+  /** The least loaded worker with room for a job of this priority (interactive jobs count only their own kind). */
+  #freeSlot(priority: Priority): Slot | null {
+    let best: Slot | null = null;
+    let bestLoad = Infinity;
+    for (const slot of this.#slots) {
+      if (slot.overdue) continue;
+      const held = [...slot.sent, ...slot.running.values()];
+      const own = held.filter((j) => j.priority === priority).length;
+      if (own < PER_WORKER && held.length < bestLoad) {
+        best = slot;
+        bestLoad = held.length;
+      }
+    }
+    return best;
   }
 
   /** Keeps the pool at its size; after a worker died before it was ready, waits a moment before trying again. */

@@ -1,7 +1,8 @@
 /**
  * `docloom batch` as a real process (node --import tsx server/cli.ts batch …) on real files: the 300-row CSV of
  * issue #15 (BOM, quoted commas, a dotted header, true/false columns) → 300 PDFs whose text holds each row's
- * values; a failing row; --zip (checked with unzip) and --merge (checked with pdfinfo); a bad file refused.
+ * values; a failing row; --zip (checked with unzip) and --merge (checked with pdfinfo); a bad file refused; a
+ * stored template named while the service runs, names sanitised and unique, progress lines when not a terminal.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess, type Finished } from '../helpers/process.js';
 import { certificateCsv } from './fixtures.js';
+import { startTestServer } from '../helpers/server.js';
+import { uploadTemplate } from '../service/support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'server', 'cli.ts');
@@ -20,10 +23,10 @@ const CERTIFICATE = path.join(ROOT, 'resources', 'templates', 'certificate.json'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-batch-cli-'));
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function batch(args: string[]): Promise<Finished> {
+function batch(args: string[], env: Record<string, string> = {}): Promise<Finished> {
   return runProcess(process.execPath, ['--import', 'tsx', CLI, 'batch', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', DOCLOOM_DATA_DIR: path.join(dir, 'data') },
+    env: { ...process.env, DOCLOOM_LOG_LEVEL: 'error', DOCLOOM_DATA_DIR: path.join(dir, 'data'), ...env },
     timeout: 300_000,
   });
 }
@@ -94,8 +97,36 @@ test('a bad rows file makes no document: the row and column are named, exit 1', 
   const out = path.join(dir, 'out-ragged');
   const run = await batch([CERTIFICATE, rows, '-o', out]);
   assert.equal(run.status, 1);
-  assert.match(run.stderr, /ragged\.csv: Row 2: the row has 3 fields, the header 2/);
+  assert.match(run.stderr, /ragged\.csv: Row 2, column C: the row has 3 fields, the header 2/);
   assert.ok(!fs.existsSync(out) || fs.readdirSync(out).length === 0);
   const usage = await batch([CERTIFICATE, rows]);
   assert.equal(usage.status, 2);
+});
+
+test('a stored template by name (the service running), --name sanitised and made unique, a progress line every interval off a terminal', async () => {
+  const s = await startTestServer({ renderWorkers: 1 });
+  try {
+    const made = await uploadTemplate(s, { name: 'certificate.json', bytes: fs.readFileSync(CERTIFICATE) }, { name: 'Course Certificate' });
+    assert.equal(made.status, 201);
+    const rows = path.join(dir, 'named.csv');
+    // Ada twice (the second name gets " (2)"), then a name full of characters no file system takes.
+    fs.writeFileSync(rows, 'recipient,course\nAda,Maths\nAda,maths\n"a/b\\c: <x>|y?*",Art\n' + Array.from({ length: 60 }, (_, i) => `P${i},C`).join('\n') + '\n');
+    const out = path.join(dir, 'out-named');
+    const run = await batch(['course certificate', rows, '-o', out, '--name', '{{recipient}} {{course}}', '--concurrency', '1'], {
+      DOCLOOM_DATA_DIR: s.dataDir,
+      DOCLOOM_BATCH_PROGRESS_SECONDS: '0.05',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const files = fs.readdirSync(out);
+    assert.equal(files.length, 63);
+    assert.ok(files.includes('Ada Maths.pdf') && files.includes('Ada maths (2).pdf'), files.slice(0, 5).join(' | '));
+    assert.ok(files.includes('a_b_c_ _x__y__ Art.pdf'), files.filter((f) => f.startsWith('a')).join(' | '));
+    assert.ok(text(path.join(out, 'Ada maths (2).pdf')).includes('maths'));
+    // Not a terminal: plain lines (no bar, no carriage returns), then the summary.
+    assert.match(run.stderr, /^batch: \d+\/63, \d+ doc\/s, ETA /m);
+    assert.ok(!run.stderr.includes('\r'), 'no terminal redraws in a log');
+    assert.match(run.stderr, /^63\/63 done, 0 failed, [\d.]+ s, \d+ doc\/s$/m);
+  } finally {
+    await s.close();
+  }
 });

@@ -85,7 +85,7 @@ test('bad input: each refused with its code, row and column', async () => {
   const ragged = await refused(file('a,b\n1,2\n3,4,5\n', '.csv'));
   assert.equal(ragged.code, 'rows_ragged');
   assert.equal(ragged.row, 2);
-  assert.match(ragged.describe(), /^Row 2: the row has 3 fields, the header 2/);
+  assert.match(ragged.describe(), /^Row 2, column C: the row has 3 fields, the header 2/);
 
   const header = await refused(file('name,instructor..name\nx,y\n', '.csv'));
   assert.equal(header.code, 'rows_header');

@@ -126,7 +126,11 @@ test('bad rows files are refused with code, row and column before any document; 
   assert.equal(ragged.body.success, false);
   assert.equal(ragged.body.code, 'rows_ragged');
   assert.equal(ragged.body.row, 2);
-  assert.match(ragged.body.errors.file[0], /^Row 2: /);
+  assert.deepEqual(ragged.body.column, { index: 3, name: null });
+  assert.match(ragged.body.errors.file[0], /^Row 2, column C: /);
+  const short = await postBatch({ template_id: templateId }, { name: 'r.csv', text: 'recipient,course,date\nA,B,C\nD,E,F\nG\n' });
+  assert.equal(short.status, 422);
+  assert.deepEqual([short.body.code, short.body.row, short.body.column], ['rows_ragged', 3, { index: 2, name: 'course' }]);
   const header = await postBatch({ template_id: templateId }, { name: 'h.csv', text: 'recipient,a..b\nx,y\n' });
   assert.equal(header.status, 422);
   assert.deepEqual([header.body.code, header.body.row, header.body.column], ['rows_header', 0, { index: 2, name: 'a..b' }]);
@@ -222,4 +226,27 @@ test('POST /api/batch/row: one row\'s data as the batch reads it (the GUI previe
   assert.equal(past.status, 422);
   assert.deepEqual(((await past.json()) as Body).errors, { row: ['The file has 5 rows.'] });
   assert.deepEqual(fs.readdirSync(path.join(s.dataDir, 'batches', 'incoming')), []);
+});
+
+test('DELETE of a running batch cancels what is left and deletes every document it made, also rows in flight at that moment', async () => {
+  const made = await postBatch({ template_id: templateId }, { name: 'rows.csv', text: certificateCsv(300) });
+  assert.equal(made.status, 202);
+  const id = made.body.batch.id as number;
+  for (;;) {
+    const { batch } = await get(`/api/batch/${id}`);
+    if (batch.done > 0) break;
+    assert.equal(batch.status === 'queued' || batch.status === 'processing', true, batch.status);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const del = await s.api(`/api/batch/${id}`, { method: 'DELETE' });
+  assert.equal(del.status, 200);
+  assert.equal((await s.api(`/api/batch/${id}`)).status, 404);
+  // Rows that were rendering when it was deleted end without a document; none appear later.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await get(`/api/document?batch_id=${id}`)).documents.total, 0);
+  const all = (await get('/api/document?per_page=100')).documents;
+  for (let page = 1; page <= all.last_page; page++) {
+    const docs = (await get(`/api/document?per_page=100&page=${page}`)).documents.data as Body[];
+    assert.ok(!docs.some((d) => d.batch_id === id), `no document of batch ${id} left (page ${page})`);
+  }
 });

@@ -253,3 +253,70 @@ test('the pool class: a worker stopped for one job\'s time fails only that job; 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the pool class: an interactive job waits for at most the batch render in progress, not for batch jobs already handed to the worker', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
+  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, pagesPerDocument: 10_000 }, fontsDir: null }, () => undefined);
+  const job = (lines: number): RenderJob => ({
+    key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+    // A few thousand lines: each batch render takes long enough that message hand-overs cannot reorder them.
+    data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
+  });
+  try {
+    await pool.ready(30_000);
+    // The template compiled and cached first: its file read is I/O, during which the worker may start a second job.
+    assert.equal((await pool.render(job(1), 'batch')).ok, true);
+    const ended: string[] = [];
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const batch = Array.from({ length: 4 }, (_, i) =>
+      pool.render(job(4000), 'batch', i === 0 ? firstStarted : undefined).then((o) => {
+        assert.equal(o.ok, true, JSON.stringify(o));
+        ended.push(`batch ${i + 1}`);
+      }),
+    );
+    // Batch 1 renders and batch 2 is already in the worker's queue when the interactive job comes.
+    await started;
+    const interactive = pool.render(job(3), 'interactive').then((o) => {
+      assert.equal(o.ok, true, JSON.stringify(o));
+      ended.push('interactive');
+    });
+    await Promise.all([...batch, interactive]);
+    assert.ok(ended.indexOf('interactive') <= 1, `ended in the order ${ended.join(', ')}`);
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the pool class: withdrawn batch jobs (a cancelled batch) are not rendered, in the pool\'s queue or in the worker\'s; the one rendering ends', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
+  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, pagesPerDocument: 10_000 }, fontsDir: null }, () => undefined);
+  const job = (lines: number): RenderJob => ({
+    key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+    data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
+  });
+  try {
+    await pool.ready(30_000);
+    assert.equal((await pool.render(job(1), 'batch')).ok, true);
+    const cancel = new AbortController();
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const outcomes = Array.from({ length: 4 }, (_, i) => pool.render(job(4000), 'batch', i === 0 ? firstStarted : undefined, cancel.signal));
+    await started;
+    cancel.abort();
+    const [first, ...rest] = await Promise.all(outcomes);
+    assert.equal(first.ok, true, 'the render under way ends');
+    assert.deepEqual(rest.map((o) => (o.ok ? 'rendered' : o.code)), ['interrupted', 'interrupted', 'interrupted']);
+    assert.equal((await pool.render(job(3), 'batch')).ok, true, 'the pool goes on');
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

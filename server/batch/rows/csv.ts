@@ -28,13 +28,19 @@ export function detectDelimiter(head: string): string {
 }
 
 /** What csv-parse says, as a located RowsError. `row` is the data row being read when it failed. */
-function located(err: unknown, row: number, headerFields: number): unknown {
+function located(err: unknown, row: number, header: string[]): unknown {
   if (!(err instanceof CsvError)) return err;
+  // csv-parse counts the records it parsed (the header is one, so that count is the failing data row); rows it
+  // parsed in the same chunk may not have been read from it yet, so the count read here can be behind.
+  const records = (err as CsvError & { records?: number }).records;
+  if (typeof records === 'number' && records > 0) row = records;
   const line = (err as CsvError & { lines?: number }).lines;
   const at = line ? ` (line ${line} of the file)` : '';
   if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
     const fields = (err as CsvError & { record?: unknown[] }).record?.length;
-    return new RowsError('rows_ragged', `the row has ${fields ?? 'another number of'} fields, the header ${headerFields}${at}. A value holding the delimiter must be in quotes.`, row);
+    // The column where row and header part: the first field past the header, or the first the row lacks.
+    const column = fields === undefined ? undefined : fields > header.length ? { index: header.length + 1 } : { index: fields + 1, name: header[fields] };
+    return new RowsError('rows_ragged', `the row has ${fields ?? 'another number of'} fields, the header ${header.length}${at}. A value holding the delimiter must be in quotes.`, row, column);
   }
   return new RowsError('rows_format', `not a readable CSV row${at}: ${err.message.replace(/^Invalid [A-Za-z ]+: /, '')}`, row);
 }
@@ -54,12 +60,12 @@ export async function* readCsv(file: string, head: string): AsyncGenerator<Row> 
   check.on('error', (err) => parser.destroy(err));
   source.pipe(check).pipe(parser);
   let columns: Column[] | null = null;
-  let headerFields = 0;
+  let header: string[] = [];
   let row = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns) {
-        headerFields = record.length;
+        header = record;
         columns = parseHeader(record);
         continue;
       }
@@ -67,7 +73,7 @@ export async function* readCsv(file: string, head: string): AsyncGenerator<Row> 
       yield { row, data: buildRow(columns, record) };
     }
   } catch (err) {
-    throw located(err, row + 1, headerFields);
+    throw located(err, row + 1, header);
   } finally {
     source.destroy();
   }

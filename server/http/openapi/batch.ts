@@ -129,7 +129,7 @@ const batchBody = success({ batch: ref('Batch') });
 function rowsResponses(validation: { message: string; errors: Record<string, string[]> }): Record<string, ResponseObject> {
   const fields = errorResponse('validation', [validation.message], validation.errors);
   const tooLarge = errorResponse('too_large', ['The request body is larger than the limit of 10 MB.']);
-  const ragged = 'Row 2: the row has 3 fields, the header 2 (a value holding "," needs quotes).';
+  const ragged = 'Row 2, column C: the row has 3 fields, the header 2 (a value holding "," needs quotes).';
   return {
     '413': {
       description: `${tooLarge.description} A rows file over \`batch_bytes\` answers \`rows_too_large\` with \`code\`, \`row\` and \`column\`.`,
@@ -150,7 +150,7 @@ function rowsResponses(validation: { message: string; errors: Record<string, str
           schema: { oneOf: [ref('ValidationError'), ref('RowsError')] },
           examples: {
             ...fields.content!['application/json'].examples,
-            rows: { value: { success: false, message: ragged, errors: { file: [ragged] }, code: 'rows_ragged', row: 2, column: null } },
+            rows: { value: { success: false, message: ragged, errors: { file: [ragged] }, code: 'rows_ragged', row: 2, column: { index: 3, name: null } } },
             header: {
               value: { success: false, message: 'Header, column B (a..b): …', errors: { file: ['Header, column B (a..b): …'] }, code: 'rows_header', row: 0, column: { index: 2, name: 'a..b' } },
             },
