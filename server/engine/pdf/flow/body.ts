@@ -72,11 +72,13 @@ export class BodyFlow {
       if (b.kind === 'paragraph') this.paragraph(b, blocks[i + 1]);
       else {
         const frame = { left: this.geo.left, top: this.geo.top, bottom: this.geo.bottom };
+        // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts);
+        // collected first, as the table flow drops its rows while it places them.
+        const notes = footnotesOf([b]);
         this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, () => this.newPage(true), () => this.fields(),
           () => this.budget?.tick());
         this.atTop = false;
-        // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
-        this.notes.add(footnotesOf([b]));
+        this.notes.add(notes);
       }
     });
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
