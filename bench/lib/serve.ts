@@ -40,8 +40,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. */
-export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<ServeProcess> {
+/**
+ * `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. `nodeArgs`: flags for
+ * the service's node (`--cpu-prof`, which NODE_OPTIONS does not take).
+ */
+export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = []): Promise<ServeProcess> {
   const bin = path.join(root, 'bin', 'docloom.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
   const port = await freePort();
@@ -52,7 +55,7 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   const token = tokenOut.trim().split('\n').pop()!.trim();
   const auth = { authorization: `Bearer ${token}` };
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const stop = async (): Promise<void> => {
