@@ -79,9 +79,14 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   throw new Error(`the service did not start: ${errors}`);
 }
 
+/** CPU time (user + system) of a process's main thread (its event loop, for Node) so far, in milliseconds (Linux /proc). */
+export function mainThreadCpuMs(pid: number): number {
+  return cpuMs(pid, `/proc/${pid}/task/${pid}/stat`);
+}
+
 /** CPU time (user + system, all threads) a process has used so far, in milliseconds (Linux /proc). */
-export function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
+  const stat = fs.readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name; in clock ticks.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
