@@ -6,7 +6,8 @@
  *
  * - the engine's own time for the same document in this process (compiled once; bind + layout + paint, median);
  * - sequential synchronous POST /api/document (multipart, as the interface sends it), p50/p95;
- * - documents/s with 8 concurrent clients, and the service's CPU time per document (/proc, all its threads);
+ * - documents/s with 8 concurrent clients, and the service's CPU time per document (/proc: all its threads, and its
+ *   main thread — the event loop — alone);
  * - the service's own time per document, phase by phase: a second service with DOCLOOM_PROFILE=1 answers every
  *   create with a Server-Timing header (services/profile.ts), and the p50 of each phase is printed.
  *
@@ -25,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileTemplate, renderPdf, type CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
-import { cpuMs, requireDist, ROOT, startServe, type ServeProcess } from './lib/serve.js';
+import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
@@ -186,25 +187,27 @@ async function upload(svc: ServeProcess, c: Case): Promise<string> {
   return body.template.uuid;
 }
 
-async function sequential(svc: ServeProcess, uuid: string, c: Case, runs: number): Promise<{ times: number[]; timings: string[]; cpuPerDoc: number }> {
+async function sequential(svc: ServeProcess, uuid: string, c: Case, runs: number): Promise<{ times: number[]; timings: string[]; cpuPerDoc: number; loopCpuPerDoc: number }> {
   for (let i = 0; i < 30; i++) await create(svc, uuid, c.data(i));
   const times: number[] = [];
   const timings: string[] = [];
   const cpu0 = cpuMs(svc.pid);
+  const loop0 = mainThreadCpuMs(svc.pid);
   for (let i = 0; i < runs; i++) {
     const r = await create(svc, uuid, c.data(i));
     times.push(r.ms);
     if (r.serverTiming) timings.push(r.serverTiming);
   }
-  return { times, timings, cpuPerDoc: (cpuMs(svc.pid) - cpu0) / runs };
+  return { times, timings, cpuPerDoc: (cpuMs(svc.pid) - cpu0) / runs, loopCpuPerDoc: (mainThreadCpuMs(svc.pid) - loop0) / runs };
 }
 
-async function concurrent(svc: ServeProcess, uuid: string, c: Case, seconds: number): Promise<{ rate: number; p50: number; cpuPerDoc: number }> {
+async function concurrent(svc: ServeProcess, uuid: string, c: Case, seconds: number): Promise<{ rate: number; p50: number; cpuPerDoc: number; loopCpuPerDoc: number }> {
   // Warm-up with the same concurrency: every worker has the template compiled.
   await Promise.all(Array.from({ length: CLIENTS * 2 }, (_, i) => create(svc, uuid, c.data(i))));
   const latencies: number[] = [];
   let n = 0;
   const cpu0 = cpuMs(svc.pid);
+  const loop0 = mainThreadCpuMs(svc.pid);
   const started = performance.now();
   const until = started + seconds * 1000;
   await Promise.all(
@@ -213,7 +216,7 @@ async function concurrent(svc: ServeProcess, uuid: string, c: Case, seconds: num
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  return { rate: latencies.length / elapsed, p50: median(latencies), cpuPerDoc: (cpuMs(svc.pid) - cpu0) / latencies.length };
+  return { rate: latencies.length / elapsed, p50: median(latencies), cpuPerDoc: (cpuMs(svc.pid) - cpu0) / latencies.length, loopCpuPerDoc: (mainThreadCpuMs(svc.pid) - loop0) / latencies.length };
 }
 
 /** Per phase, the p50 and mean over the requests' Server-Timing headers, in the order the phases happen. */
@@ -242,8 +245,8 @@ const engine = new Map<Case, number>();
 for (const c of CASES) engine.set(c, await engineMs(c, SEQUENTIAL));
 
 interface Result {
-  seq: { times: number[]; cpuPerDoc: number };
-  conc: { rate: number; p50: number; cpuPerDoc: number };
+  seq: { times: number[]; cpuPerDoc: number; loopCpuPerDoc: number };
+  conc: { rate: number; p50: number; cpuPerDoc: number; loopCpuPerDoc: number };
   profile?: { times: number[]; timings: string[] };
   compare: Array<{ label: string; p50: number; p95: number; rate: number; concP50: number; cpuPerDoc: number }>;
 }
@@ -295,8 +298,8 @@ for (const [index, c] of CASES.entries()) {
   const engineRate = 1000 / e;
   console.log(`\n--- ${c.name}`);
   console.log(`engine in-process (bind + layout + paint), median of ${SEQUENTIAL}: ${ms(e)} → ${engineRate.toFixed(0)} documents/s on one core`);
-  console.log(`sequential HTTP create: p50 ${ms(p50)}, p95 ${ms(p95)}; service CPU ${ms(r.seq.cpuPerDoc)} per document (all threads)`);
-  console.log(`${CLIENTS} clients: ${r.conc.rate.toFixed(1)} documents/s (latency p50 ${ms(r.conc.p50)}); service CPU ${ms(r.conc.cpuPerDoc)} per document`);
+  console.log(`sequential HTTP create: p50 ${ms(p50)}, p95 ${ms(p95)}; service CPU ${ms(r.seq.cpuPerDoc)} per document (all threads), event loop ${ms(r.seq.loopCpuPerDoc)}`);
+  console.log(`${CLIENTS} clients: ${r.conc.rate.toFixed(1)} documents/s (latency p50 ${ms(r.conc.p50)}); service CPU ${ms(r.conc.cpuPerDoc)} per document, event loop ${ms(r.conc.loopCpuPerDoc)}`);
   for (const o of r.compare) {
     console.log(`  same with ${o.label}: sequential p50 ${ms(o.p50)}, p95 ${ms(o.p95)}; ${CLIENTS} clients ${o.rate.toFixed(1)} documents/s (p50 ${ms(o.concP50)}), CPU ${ms(o.cpuPerDoc)} per document`);
   }

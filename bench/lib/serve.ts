@@ -40,8 +40,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. */
-export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<ServeProcess> {
+/**
+ * `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. `nodeArgs`: flags for
+ * the service's node (`--cpu-prof`, which NODE_OPTIONS does not take).
+ */
+export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = []): Promise<ServeProcess> {
   const bin = path.join(root, 'bin', 'docloom.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
   const port = await freePort();
@@ -52,7 +55,7 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   const token = tokenOut.trim().split('\n').pop()!.trim();
   const auth = { authorization: `Bearer ${token}` };
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const stop = async (): Promise<void> => {
@@ -76,9 +79,14 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   throw new Error(`the service did not start: ${errors}`);
 }
 
+/** CPU time (user + system) of a process's main thread (its event loop, for Node) so far, in milliseconds (Linux /proc). */
+export function mainThreadCpuMs(pid: number): number {
+  return cpuMs(pid, `/proc/${pid}/task/${pid}/stat`);
+}
+
 /** CPU time (user + system, all threads) a process has used so far, in milliseconds (Linux /proc). */
-export function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
+  const stat = fs.readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name; in clock ticks.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;

@@ -17,6 +17,35 @@ export interface PlacedFile {
 
 export type FileVariant = 'output' | 'editable';
 
+/** Files up to this size are written directly from the event loop (DocumentFiles.place); larger ones by the pool. */
+const DIRECT_WRITE_MAX = 1 << 20;
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already failing: the first error is the one reported
+  }
+}
+
+/** fdatasync in the thread pool (one round trip), then the descriptor closed; rejects when the sync failed. */
+function datasyncAndClose(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fs.fdatasync(fd, (err) => {
+      closeQuietly(fd);
+      if (err) reject(err);
+      else resolve();
+    });
+  });
+}
+
+/** Writes all of `bytes` at the start of `fd` through the thread pool. */
+async function writeThroughPool(fd: number, bytes: Uint8Array): Promise<void> {
+  const write = (offset: number): Promise<number> =>
+    new Promise((resolve, reject) => fs.write(fd, bytes, offset, bytes.byteLength - offset, offset, (err, n) => (err ? reject(err) : resolve(n))));
+  for (let offset = 0; offset < bytes.byteLength; ) offset += await write(offset);
+}
+
 export class DocumentFiles {
   readonly #layout: Layout;
   readonly #madeBuckets = new Set<string>();
@@ -40,24 +69,28 @@ export class DocumentFiles {
     await this.#bucket(id);
     const file = this.path(id, ext, variant);
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    const direct = bytes.byteLength <= DIRECT_WRITE_MAX;
     for (let attempt = 0; ; attempt++) {
       const tmp = tempName(file, this.#layout.tmp);
-      let handle: fs.promises.FileHandle | undefined;
+      let fd: number | undefined;
       try {
-        handle = await fs.promises.open(tmp, 'wx');
-        await handle.writeFile(bytes);
-        await fs.promises.rename(tmp, file);
+        // Opening, writing into the page cache and renaming take microseconds: done directly, they cost the event
+        // loop less than one round trip to the thread pool each would (the PDF of a one-page invoice needs three).
+        // Only the fsyncs below, which wait for the disk, go to the pool. A large file is written by the pool, so
+        // the event loop never stops for long.
+        fd = fs.openSync(tmp, 'wx');
+        if (direct) fs.writeFileSync(fd, bytes);
+        else await writeThroughPool(fd, bytes);
+        fs.renameSync(tmp, file);
       } catch (err) {
-        await handle?.close().catch(() => undefined);
-        await fs.promises.rm(tmp, { force: true });
+        if (fd !== undefined) closeQuietly(fd);
+        fs.rmSync(tmp, { force: true });
         // tmp/ gone (removed by hand, or a starting CLI's cleanup): made again, at most twice.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 2) throw err;
-        await fs.promises.mkdir(this.#layout.tmp, { recursive: true });
+        fs.mkdirSync(this.#layout.tmp, { recursive: true });
         continue;
       }
-      const opened = handle;
-      const data = opened.datasync().finally(() => opened.close());
-      return { sha256, durable: Promise.all([data, syncDir(path.dirname(file))]).then(() => undefined) };
+      return { sha256, durable: Promise.all([datasyncAndClose(fd), syncDir(path.dirname(file))]).then(() => undefined) };
     }
   }
 

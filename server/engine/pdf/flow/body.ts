@@ -200,10 +200,12 @@ export class BodyFlow {
           frame.top = this.colTop;
           frame.bottom = this.bottom;
         };
+        // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts);
+        // collected first, as the table flow drops its rows while it places them.
+        const notes = footnotesOf([b]);
         this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, onward, () => this.fields(), () => this.budget?.tick());
         this.atTop = false;
-        // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts).
-        this.notes.add(footnotesOf([b]));
+        this.notes.add(notes);
       }
     }
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();

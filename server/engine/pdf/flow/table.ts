@@ -24,6 +24,9 @@ interface RowPlan {
 
 const EPS = 0.01;
 
+/** What a body row's plan becomes once the row is placed (rows are only ever looked at from their own onwards). */
+const PLACED: RowPlan = { row: { cells: [], header: false, minHeight: 0, exact: false, cantSplit: false }, height: 0 };
+
 /** A row whose cells span no other rows (only such rows split). */
 function free(plan: RowPlan): boolean {
   return plan.row.cells.every((c) => c.rowSpan <= 1);
@@ -62,6 +65,10 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
   }));
   const head = plans(0, headCount, Infinity);
   const body = plans(headCount, t.rows.length, pageContent - headHeight - 1);
+  // The flow consumes the table: from here its rows are reached through the plans only, and each body row's
+  // layout is dropped once placed (painted with its page), so a 10,000-row table is not held whole until its
+  // last page is done. Nothing reads a table's rows after the flow (its footnotes are collected before).
+  t.rows = [];
   if (body.length === 0 && head.length === 0) return y;
   const maxRow = pageContent - headHeight;
   const splits = (plan: RowPlan, need: number): boolean => free(plan) && (!plan.row.cantSplit || need > maxRow + EPS);
@@ -147,6 +154,7 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
       nextPage();
     }
     place(body, i);
+    body[i] = PLACED;
     fresh = false;
   }
   flushBorders();
