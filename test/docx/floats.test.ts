@@ -170,3 +170,23 @@ test('corpus: ImageTextWrapping — the picture at its column offset (2430780 EM
   const below = textBoxes(pages).filter((b) => b.y > image.y + image.h + 14);
   assert.ok(below.some((b) => b.x + b.width > image.x + image.w), 'lines below the picture use the full width again');
 });
+
+test('a footer float behind the text is painted under the body (a page-sized fill does not hide it)', async () => {
+  const footer = `<w:p>${anchor({ x: 10, y: 10, w: 500, h: 800, behind: true }, shape('rect', 'FFFFFF'))}</w:p>`;
+  const bytes = buildDocx({
+    body: p('Body words stay visible'),
+    footers: { footer1: footer },
+    sectPr: '<w:sectPr><w:footerReference w:type="default" r:id="rId_footer1"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>',
+  });
+  const pages = await docxPages(bytes);
+  const boxes = pages[0].boxes;
+  const shapeAt = boxes.findIndex((b) => b.kind === 'shape');
+  const textAt = boxes.findIndex((b) => b.kind === 'text' && b.text.includes('Body'));
+  assert.ok(shapeAt >= 0 && textAt > shapeAt, `shape ${shapeAt} before the body's text ${textAt}`);
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  assert.ok(words((await renderPdf(compiled.template, {})).bytes).some((w) => w.text === 'Body'));
+  const page = raster((await renderPdf(compiled.template, {})).bytes);
+  const ink = countPixels(page, 72, { x: MARGIN, y: MARGIN, w: 100, h: 16 }, (rgb) => rgb[0] < 128);
+  assert.ok(ink > 20, `the body's words are painted over the white box (${ink} dark pixels)`);
+});

@@ -23,7 +23,7 @@ import { Painter } from './draw/painter.js';
 import { drawWatermark } from './draw/watermark.js';
 import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
-import { placeFloatsInStacks } from './flow/floats.js';
+import { behindBoxes, placeFloatsInStacks } from './flow/floats.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
@@ -116,7 +116,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
       if (!Array.isArray(blocks) || parts.has(blocks)) continue;
       const laid = layoutStack(blocks, width, { ...partCtx, lists: new ListCounters() });
       const hasFields = holdsFields(laid.blocks);
-      parts.set(blocks, { blocks: laid.blocks, height: laid.height, hasFields, source: blocks });
+      parts.set(blocks, { blocks: laid.blocks, height: laid.height, hasFields, source: blocks, hasBehind: laid.blocks.some((b) => b.kind === 'table' && b.float?.behind === true) });
       if (isHeader) headerHeight = Math.max(headerHeight, laid.height);
       else footerHeight = Math.max(footerHeight, laid.height);
     }
@@ -197,8 +197,24 @@ function relayoutIn(ls: LaidSection): Relayout {
 /** Places every section's body on pages; each finished page goes to `onPage`. Returns each section's first page. */
 function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, budget: RenderBudget): number[] {
   const emitter = new Emitter();
-  const pages = new PageSequence(emitter, onPage, budget);
   const sectionStarts: number[] = [];
+  // Floats behind the text in headers and footers go under the body, painted before the header itself.
+  const withBehind = (page: LaidPage): void => {
+    let s = sectionStarts.length - 1;
+    while (s > 0 && sectionStarts[s] > page.number) s--;
+    const ls = laid[s];
+    if (ls && ls.parts.size > 0) {
+      for (const [set, isHeader] of [[ls.section.header, true], [ls.section.footer, false]] as const) {
+        const source = variantFor(ls.section, page.number - sectionStarts[s], page.number, asObject(set));
+        const part = Array.isArray(source) ? ls.parts.get(source) : undefined;
+        if (!part || !part.hasBehind) continue;
+        const y = isHeader ? ls.geo.headerDistance : ls.geo.height - ls.geo.footerDistance - part.height;
+        page.boxes.unshift(...behindBoxes(part.blocks, ls.geo, y, { page: page.number, pages: null }));
+      }
+    }
+    onPage(page);
+  };
+  const pages = new PageSequence(emitter, withBehind, budget);
   let endY: number | undefined;
   laid.forEach((ls, i) => {
     const options = {
@@ -218,7 +234,8 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
 function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
   const emitter = new Emitter();
   let s = 0;
-  placeFloatsInStacks(emitter, () => laid[s].geo);
+  // Their floats behind the text were placed under the body (flowSections).
+  placeFloatsInStacks(emitter, () => laid[s].geo, false);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];

@@ -6,9 +6,9 @@
 import type { FloatPlacement, Table } from '../../model/types.js';
 import type { FloatAxis } from '../../model/floats.js';
 import { parseColor, type Rgb } from '../layout/color.js';
-import type { LaidTable } from '../layout/items.js';
+import type { LaidBlock, LaidTable } from '../layout/items.js';
 import type { Box, ShapeBox } from './boxes.js';
-import type { Emitter, FieldValues } from './emit.js';
+import { Emitter, type FieldValues } from './emit.js';
 import type { PageGeometry } from './section.js';
 
 /** The areas a float's position can be measured from, in page coordinates. */
@@ -194,10 +194,27 @@ export function placeFloat(emitter: Emitter, t: LaidTable, frame: FloatFrame, fi
   return exclusionOf(t.float, r);
 }
 
-/** Lets `emitter` place the floats it meets in stacks (headers, footers, cells) on a page of `geo()`. */
-export function placeFloatsInStacks(emitter: Emitter, geo: () => PageGeometry): void {
+/**
+ * Lets `emitter` place the floats it meets in stacks (headers, footers, cells) on a page of `geo()`; with
+ * `behind` false, those behind the text are skipped (placed apart: behindBoxes).
+ */
+export function placeFloatsInStacks(emitter: Emitter, geo: () => PageGeometry, behind = true): void {
   emitter.floatAt = (t, x0, y, fields) => {
+    if (!behind && t.float?.behind) return;
     const g = geo();
     placeFloat(emitter, t, frameOf(g, x0, Math.max(g.right, x0), y), fields);
   };
+}
+
+/** The boxes of the floats behind the text in a stack (a header or footer at `y`), nothing else of it. */
+export function behindBoxes(blocks: LaidBlock[], geo: PageGeometry, y: number, fields: FieldValues): Box[] {
+  const scratch = new Emitter();
+  const out: Box[] = [];
+  scratch.floatAt = (t, x0, anchorTop, f) => {
+    if (!t.float?.behind) return;
+    const r = floatRect(t.float, frameOf(geo, x0, Math.max(geo.right, x0), anchorTop));
+    for (const b of drawFloat(scratch, t, t.float, r, f)) out.push(b);
+  };
+  scratch.stack(blocks, geo.left, y, fields);
+  return out;
 }

@@ -78,4 +78,6 @@ export interface LaidHeaderFooter {
   height: number;
   hasFields: boolean;
   source: Block[];
+  /** It holds floats behind the text (painted under the body: render.ts). */
+  hasBehind?: boolean;
 }
