@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import { parseDatabaseUrl, type DatabaseUrl } from './store/pg/url.js';
 
 export interface Limits {
   /** Bytes of an uploaded template file. */
@@ -60,6 +61,11 @@ export interface Config {
    */
   profile: boolean;
   limits: Limits;
+  /**
+   * DOCLOOM_DATABASE_URL: the PostgreSQL store of a team server (docs/team-server.md); null = the data folder.
+   * Checked here so a malformed one is refused at start, naming the setting. Holds the password: never log it.
+   */
+  database: DatabaseUrl | null;
 }
 
 /** Settings given as code (tests, the Electron shell): any field, and any subset of the limits. */
@@ -174,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),
+    database: env.DOCLOOM_DATABASE_URL ? parseDatabaseUrl(env.DOCLOOM_DATABASE_URL) : null,
     ...overrides,
     limits: { ...limitsFrom(env), ...overrides.limits },
   };
