@@ -82,6 +82,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await (await openDatabase(config, logger.info)).close();
     throw new Error(DATABASE_NOT_SERVED);
   }
+  if (config.s3) {
+    // Same for object storage: refused rather than files quietly written to the data folder instead.
+    throw new Error(
+      'docloom: DOCLOOM_S3_BUCKET is set, but the service does not store files in object storage yet (see docs/team-server.md, "What exists so far"). Unset the DOCLOOM_S3_* settings to keep files in the data folder.',
+    );
+  }
   // The engine's default is <project>/resources/fonts, which a packaged app does not have: name the configured
   // folder for renders on this thread (the render workers get it as workerData). Through services/engine.ts,
   // which takes setFontsDir from the PDF module's public file until the facade re-exports it.
