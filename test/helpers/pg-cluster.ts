@@ -45,7 +45,8 @@ function findBinDir(): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on (now). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;

@@ -9,13 +9,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../server/store/pg/url.js';
 import { MIGRATIONS, openPgRepositories, type Migration } from '../../server/store/pg/index.js';
 import { loadConfig } from '../../server/config.js';
-import { PG_PASSWORD, startPgCluster } from '../helpers/pg-cluster.js';
+import { PG_PASSWORD, freePort, startPgCluster } from '../helpers/pg-cluster.js';
 import { runProcess } from '../helpers/process.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -35,14 +34,6 @@ function docloom(args: string[], env: Record<string, string>) {
     cwd: root,
     env: { ...process.env, DOCLOOM_DATA_DIR: path.join(temp, 'data'), DOCLOOM_LOG_LEVEL: 'error', ...env },
   });
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const V2: Migration = {
@@ -79,7 +70,7 @@ describe('DOCLOOM_DATABASE_URL is checked before any connection', () => {
 
 describe('an unreachable database', () => {
   it('fails the start with one line naming host and database, never the password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const url = `postgres://docloom:hunter22@127.0.0.1:${port}/teamdb`;
     await assert.rejects(openPgRepositories(url, { cacheDir }), (err: Error) => {
       assert.match(err.message, new RegExp(`^docloom: cannot connect to the PostgreSQL database "teamdb" on 127\\.0\\.0\\.1:${port} \\(DOCLOOM_DATABASE_URL\\): .*ECONNREFUSED`));
