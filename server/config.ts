@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import { parseDatabaseUrl, type DatabaseUrl } from './store/pg/url.js';
+import { parseS3Settings, type S3Settings } from './store/files/s3-settings.js';
 
 export interface Limits {
   /** Bytes of an uploaded template file. */
@@ -60,6 +62,16 @@ export interface Config {
    */
   profile: boolean;
   limits: Limits;
+  /**
+   * DOCLOOM_DATABASE_URL: the PostgreSQL store of a team server (docs/team-server.md); null = the data folder.
+   * Checked here so a malformed one is refused at start, naming the setting. Holds the password: never log it.
+   */
+  database: DatabaseUrl | null;
+  /**
+   * DOCLOOM_S3_*: object storage for generated files (store/files/s3.ts); null = the data folder. Checked at start
+   * (a malformed setting is refused with its name). Not used by the service yet (docs/team-server.md).
+   */
+  s3: S3Settings | null;
 }
 
 /** Settings given as code (tests, the Electron shell): any field, and any subset of the limits. */
@@ -174,6 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),
+    database: env.DOCLOOM_DATABASE_URL ? parseDatabaseUrl(env.DOCLOOM_DATABASE_URL) : null,
+    s3: parseS3Settings(env),
     ...overrides,
     limits: { ...limitsFrom(env), ...overrides.limits },
   };

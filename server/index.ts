@@ -10,6 +10,7 @@ import { loadConfig, projectRoot, type Config, type ConfigOverrides } from './co
 import { createApp } from './http/app.js';
 import { allowedHosts } from './http/guards.js';
 import { openStore } from './store/index.js';
+import { DATABASE_NOT_SERVED, openDatabase } from './store/open-database.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
 import { createRenderer } from './services/render-pool.js';
 import { createServices } from './services/index.js';
@@ -75,6 +76,18 @@ const WARM_WAIT_MS = 1000;
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
   const logger = createLogger(config.logLevel, options.log ?? ((line) => console.log(line)));
+  if (config.database) {
+    // The team server's start checks run for real (reachable, schema migrated or refused); serving from the
+    // database is not built yet, so the start stops there rather than quietly using the data folder instead.
+    await (await openDatabase(config, logger.info)).close();
+    throw new Error(DATABASE_NOT_SERVED);
+  }
+  if (config.s3) {
+    // Same for object storage: refused rather than files quietly written to the data folder instead.
+    throw new Error(
+      'docloom: DOCLOOM_S3_BUCKET is set, but the service does not store files in object storage yet (see docs/team-server.md, "What exists so far"). Unset the DOCLOOM_S3_* settings to keep files in the data folder.',
+    );
+  }
   // The engine's default is <project>/resources/fonts, which a packaged app does not have: name the configured
   // folder for renders on this thread (the render workers get it as workerData). Through services/engine.ts,
   // which takes setFontsDir from the PDF module's public file until the facade re-exports it.

@@ -1,0 +1,68 @@
+/**
+ * The PostgreSQL backend (DOCLOOM_DATABASE_URL): connects, runs the schema migrations under the advisory lock and
+ * answers the repositories. A start that cannot connect fails with one line naming host and database; one against
+ * a schema newer than this docloom refuses (store/pg/migrations.ts).
+ */
+import type pg from 'pg';
+import type { Repositories } from '../repositories.js';
+import { createPool, unreachable, type PoolOptions } from './pool.js';
+import { parseDatabaseUrl, type DatabaseUrl } from './url.js';
+import { migrate, MIGRATIONS, type Migration } from './migrations.js';
+import { pgMeta } from './meta.js';
+import { pgTokens } from './tokens.js';
+import { pgTemplates } from './templates.js';
+import { pgDocuments } from './documents.js';
+import { pgIdempotency } from './idempotency.js';
+import { pgSettings } from './settings.js';
+
+export { parseDatabaseUrl, DATABASE_URL_VARIABLE, type DatabaseUrl } from './url.js';
+export { LATEST_SCHEMA, MIGRATIONS, type Migration } from './migrations.js';
+
+export interface OpenPgOptions extends PoolOptions {
+  /** This instance's folder for copies of template files the render workers read by path. */
+  cacheDir: string;
+  log?: (line: string) => void;
+  /** The migrations to run (tests of upgrades and of refusals pass their own list). */
+  migrations?: readonly Migration[];
+}
+
+export interface PgRepositories extends Repositories {
+  readonly backend: 'postgres';
+  readonly pool: pg.Pool;
+  readonly url: DatabaseUrl;
+}
+
+export async function openPgRepositories(databaseUrl: string | DatabaseUrl, options: OpenPgOptions): Promise<PgRepositories> {
+  const url = typeof databaseUrl === 'string' ? parseDatabaseUrl(databaseUrl) : databaseUrl;
+  const log = options.log ?? (() => undefined);
+  const pool = createPool(url, options);
+  try {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw unreachable(err, url);
+    }
+    let schema: number;
+    try {
+      schema = (await migrate(client, `PostgreSQL ${url.describe}`, log, options.migrations ?? MIGRATIONS)).to;
+    } finally {
+      client.release();
+    }
+    return {
+      backend: 'postgres',
+      pool,
+      url,
+      meta: await pgMeta(pool, schema),
+      tokens: pgTokens(pool),
+      templates: pgTemplates(pool, options.cacheDir),
+      documents: pgDocuments(pool),
+      idempotency: pgIdempotency(pool),
+      settings: pgSettings(pool),
+      close: () => pool.end(),
+    };
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+}

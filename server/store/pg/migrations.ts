@@ -1,0 +1,127 @@
+/**
+ * The database schema, as ordered, versioned migrations (docs/team-server.md, "Schema and upgrades"). Every
+ * start runs the ones not yet applied, each in its own transaction, under one advisory lock: instances started
+ * together wait for each other instead of racing to create the same tables. An instance older than the schema
+ * (a newer docloom migrated it) refuses to start: it would not understand what the newer one writes.
+ *
+ * A migration is never edited once released: a change is a new one at the end.
+ */
+import crypto from 'node:crypto';
+import type pg from 'pg';
+
+export interface Migration {
+  version: number;
+  describe: string;
+  up(client: pg.ClientBase): Promise<void>;
+}
+
+/**
+ * Records are stored whole as jsonb (the same shape as the local backend's files, so the two read alike and a
+ * data folder moves over unchanged); the columns queries filter and sort on are generated from them, so the two
+ * can never disagree.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    describe: 'tokens, templates and their files, documents, idempotency keys, settings, meta',
+    async up(client) {
+      await client.query(`
+        CREATE TABLE docloom_meta (key text PRIMARY KEY, value jsonb NOT NULL);
+        CREATE SEQUENCE tokens_id_seq AS bigint;
+        CREATE TABLE tokens (id bigint PRIMARY KEY, record jsonb NOT NULL);
+        CREATE SEQUENCE templates_id_seq AS bigint;
+        CREATE TABLE templates (
+          id bigint PRIMARY KEY,
+          uuid text NOT NULL UNIQUE,
+          name text GENERATED ALWAYS AS (record->>'name') STORED,
+          record jsonb NOT NULL
+        );
+        CREATE TABLE template_files (
+          uuid text NOT NULL REFERENCES templates (uuid) ON DELETE CASCADE,
+          version integer NOT NULL,
+          kind text NOT NULL,
+          bytes bytea NOT NULL,
+          PRIMARY KEY (uuid, version)
+        );
+        CREATE SEQUENCE documents_id_seq AS bigint;
+        CREATE TABLE documents (
+          id bigint PRIMARY KEY,
+          status text GENERATED ALWAYS AS (record->>'status') STORED,
+          template_id bigint GENERATED ALWAYS AS ((record->>'template_id')::bigint) STORED,
+          test smallint GENERATED ALWAYS AS ((record->>'test')::smallint) STORED,
+          expired smallint GENERATED ALWAYS AS ((record->>'expired')::smallint) STORED,
+          batch_id bigint GENERATED ALWAYS AS ((record->>'batch_id')::bigint) STORED,
+          expires_at text GENERATED ALWAYS AS (record->>'expires_at') STORED,
+          record jsonb NOT NULL
+        );
+        CREATE INDEX documents_unfinished ON documents (id) WHERE status IN ('pending', 'processing');
+        CREATE INDEX documents_due ON documents (expires_at) WHERE expired = 0;
+        CREATE INDEX documents_by_template ON documents (template_id, id);
+        CREATE INDEX documents_by_batch ON documents (batch_id, id) WHERE batch_id IS NOT NULL;
+        CREATE TABLE idempotency_keys (key text PRIMARY KEY, at bigint NOT NULL, entry jsonb NOT NULL);
+        CREATE INDEX idempotency_keys_at ON idempotency_keys (at);
+        CREATE TABLE settings (key text PRIMARY KEY, value jsonb NOT NULL);
+      `);
+      // The signed links' secret, made once for the whole database: every instance signs and checks alike.
+      await client.query(
+        `INSERT INTO docloom_meta (key, value) VALUES ('created_at', to_jsonb($1::text)), ('samples_seeded', 'false'), ('secret', to_jsonb($2::text))`,
+        [new Date().toISOString(), crypto.randomBytes(32).toString('hex')],
+      );
+    },
+  },
+];
+
+export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;
+
+/** The advisory lock every instance's migration step takes (one number for "docloom's schema"). */
+const MIGRATION_LOCK = "hashtext('docloom.migrations')";
+
+/** What a start found and did. */
+export interface MigrationReport {
+  from: number;
+  to: number;
+  applied: number[];
+}
+
+/**
+ * Brings the schema to LATEST_SCHEMA (or `target`, for tests of upgrades), under the advisory lock. Throws when the
+ * database is at a version this docloom does not know. `where` names the database in messages.
+ */
+export async function migrate(
+  client: pg.ClientBase,
+  where: string,
+  log: (line: string) => void,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationReport> {
+  const known = migrations.at(-1)!.version;
+  await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS docloom_schema_migrations (
+      version integer PRIMARY KEY, describe text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM docloom_schema_migrations');
+    const from = rows[0].version ?? 0;
+    if (from > known) {
+      throw new Error(
+        `docloom: the ${where} is at schema version ${from}, newer than this docloom understands (${known}); a newer docloom upgraded it. Run the same (or a newer) docloom on every instance sharing this database.`,
+      );
+    }
+    const applied: number[] = [];
+    for (const step of migrations) {
+      if (step.version <= from) continue;
+      log(`store: database schema ${step.version - 1} → ${step.version}: ${step.describe}`);
+      await client.query('BEGIN');
+      try {
+        await step.up(client);
+        await client.query('INSERT INTO docloom_schema_migrations (version, describe) VALUES ($1, $2)', [step.version, step.describe]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new Error(`docloom: schema migration ${step.version} (${step.describe}) failed on the ${where}: ${(err as Error).message}`, { cause: err });
+      }
+      applied.push(step.version);
+    }
+    return { from, to: Math.max(from, known), applied };
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+  }
+}

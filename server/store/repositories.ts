@@ -1,0 +1,133 @@
+/**
+ * The store's repositories as the services need them: narrow and async, so that one service runs over either
+ * backend (docs/team-server.md). Two implementations:
+ *
+ * - local (store/local.ts): the data folder as the desktop has always had it — lowdb JSON files, the documents'
+ *   per-shard record logs — wrapped without changing what they do, how safely or how fast;
+ * - PostgreSQL (store/pg/), chosen by DOCLOOM_DATABASE_URL, for several instances sharing one database.
+ *
+ * test/store-contract/ runs one suite against both. What an implementation must keep:
+ * - ids are integers handed out in ascending order and never reused, even after deletes;
+ * - `list` is newest first (descending id) and counts every match in `total`;
+ * - records returned are snapshots the caller must not mutate (the local backend returns the live objects;
+ *   PostgreSQL returns copies): a change goes through `update`.
+ */
+import type { DocumentRecord, IdempotencyEntry, TemplateRecord, TokenRecord } from './records.js';
+import type { DocumentFilter, FileChecks } from './documents.js';
+import type { TemplateListQuery } from './templates.js';
+import type { StoredSettings } from './settings.js';
+
+export type { DocumentFilter, FileChecks, TemplateListQuery, StoredSettings };
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+/** API tokens (only SHA-256 hashes of their secret parts). */
+export interface TokenRepo {
+  get(id: number): Promise<TokenRecord | undefined>;
+  /** Oldest first. */
+  list(): Promise<readonly TokenRecord[]>;
+  create(input: Omit<TokenRecord, 'id'>): Promise<TokenRecord>;
+  /** Records a token's last use. */
+  touch(id: number, at: string): Promise<void>;
+  /** Removes every token `drop` picks (it sees each token and all of them); returns how many. */
+  removeWhere(drop: (token: TokenRecord, all: readonly TokenRecord[]) => boolean): Promise<number>;
+  /** False when there was no such token. */
+  remove(id: number): Promise<boolean>;
+}
+
+export type TemplatePatch = Partial<Omit<TemplateRecord, 'id' | 'uuid' | 'created_at'>>;
+export type TemplateFileRef = Pick<TemplateRecord, 'uuid' | 'version' | 'kind'>;
+
+/** Template records and their files (the current version and the one before it are kept). */
+export interface TemplateRepo {
+  getByUuid(uuid: string): Promise<TemplateRecord | undefined>;
+  getById(id: number): Promise<TemplateRecord | undefined>;
+  count(): Promise<number>;
+  /** Newest first; `name` is a case-insensitive substring. */
+  list(query: TemplateListQuery): Promise<Page<TemplateRecord>>;
+  /** The file first, then the record: a record never names a missing file. */
+  create(input: Omit<TemplateRecord, 'id' | 'version'>, file: Uint8Array): Promise<TemplateRecord>;
+  /** With `file`, stored as version `patch.version`. Undefined when there is no such template. */
+  update(uuid: string, patch: TemplatePatch, file?: Uint8Array): Promise<TemplateRecord | undefined>;
+  /** Record and files; false when there was no such template. */
+  remove(uuid: string): Promise<boolean>;
+  readFile(record: TemplateFileRef): Promise<Buffer>;
+  /**
+   * A path on this machine holding the version's file, for the render workers (which read and cache it by
+   * path). Local: the file in the data folder. PostgreSQL: a copy written once into a cache folder.
+   */
+  localFile(record: TemplateFileRef): Promise<string>;
+}
+
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'id'>>;
+
+/** Document records (their files are the file storage's). */
+export interface DocumentRepo {
+  get(id: number): Promise<DocumentRecord | undefined>;
+  /** The next id (never reused, even after deletes). */
+  nextId(): Promise<number>;
+  /**
+   * Adds a record. `persist` false lets the local backend keep it in memory until its next change (a sync
+   * render answered in the same request); a shared database always writes it.
+   */
+  insert(record: DocumentRecord, persist?: boolean): Promise<void>;
+  /** Undefined when there is no such record. `persist` as for insert. */
+  update(id: number, patch: DocumentPatch, persist?: boolean): Promise<DocumentRecord | undefined>;
+  /**
+   * Completes a document once its files are durable (`filesDurable`): the record says `completed` only when both
+   * the files and the record are stored. `sums` are the files' SHA-256 (the local backend checks them at start).
+   * Rejects (record unchanged) when either failed; undefined when the record was deleted meanwhile.
+   */
+  complete(id: number, patch: DocumentPatch, sums: FileChecks, filesDurable: Promise<void>): Promise<DocumentRecord | undefined>;
+  remove(id: number): Promise<boolean>;
+  /** Newest first, with the total of matching records. */
+  list(filter: DocumentFilter, offset: number, limit: number): Promise<Page<DocumentRecord>>;
+  /** Records whose expires_at has passed and that are not yet marked expired, oldest first. */
+  dueForExpiry(nowMs: number): Promise<DocumentRecord[]>;
+  /** Records left pending/processing, oldest first. */
+  unfinished(): Promise<DocumentRecord[]>;
+  /** Resolves once every write asked for so far is stored. */
+  flush(): Promise<void>;
+}
+
+/** Idempotency-Key outcomes, kept IDEMPOTENCY_TTL_MS. */
+export interface IdempotencyRepo {
+  /** Undefined when absent or older than the TTL. */
+  get(key: string): Promise<IdempotencyEntry | undefined>;
+  /** Resolves once stored; the same key again replaces it. */
+  put(entry: IdempotencyEntry): Promise<void>;
+  /** Forgets entries older than the TTL. */
+  prune(): Promise<void>;
+}
+
+/** The GUI's run-time switches; a key never set is absent. */
+export interface SettingsRepo {
+  get(): Promise<Readonly<StoredSettings>>;
+  update(patch: StoredSettings): Promise<Readonly<StoredSettings>>;
+}
+
+/** Facts about the store itself. */
+export interface MetaRepo {
+  /** The schema version the store is at (the data folder's meta.json, or the database's last migration). */
+  readonly schemaVersion: number;
+  readonly createdAt: string;
+  /** The HMAC secret of signed download links: shared by every instance on one store. */
+  readonly secret: Buffer;
+  samplesSeeded(): Promise<boolean>;
+  markSamplesSeeded(): Promise<void>;
+}
+
+export interface Repositories {
+  readonly backend: 'local' | 'postgres';
+  readonly meta: MetaRepo;
+  readonly tokens: TokenRepo;
+  readonly templates: TemplateRepo;
+  readonly documents: DocumentRepo;
+  readonly idempotency: IdempotencyRepo;
+  readonly settings: SettingsRepo;
+  /** Waits for pending writes and releases the store (the data folder's lock, the database's connections). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+/**
+ * An S3 protocol server on a loopback port for tests: s3rver (npm), which stores objects on disk and answers the
+ * AWS SDK v3 — presigned GETs included. Not a mock: the SDK talks HTTP to it as to any S3-compatible server.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import type { S3Settings } from '../../server/store/files/s3-settings.js';
+
+/** s3rver's fixed credentials. */
+export const S3_KEY_ID = 'S3RVER';
+export const S3_SECRET = 'S3RVER';
+
+export interface S3TestServer {
+  endpoint: string;
+  /** Settings for a bucket that exists (made at start). */
+  settings(bucket?: string): S3Settings;
+  /** Where s3rver keeps the objects (to check none is left). */
+  directory: string;
+  stop(): Promise<void>;
+}
+
+export async function startS3Server(buckets: string[] = ['docloom-test']): Promise<S3TestServer> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-s3-'));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    directory,
+    settings: (bucket = buckets[0]) => ({
+      bucket,
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
+      publicBaseUrl: null,
+    }),
+    async stop() {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
