@@ -149,14 +149,6 @@ function holdsFields(blocks: LaidBlock[]): boolean {
 }
 
 /**
- * jspdf-autotable keeps the last table drawn on the document (`lastAutoTable`: every row and cell, and the hooks
- * that close over the flow's layout blocks). Nothing reads it after the table is drawn.
- */
-function forgetTables(doc: jsPDF): void {
-  (doc as unknown as { lastAutoTable?: unknown }).lastAutoTable = undefined;
-}
-
-/**
  * jsPDF's constructor reassigns some of the shared `jsPDF.API` methods with closures over the new document's
  * state, so the last document made in a thread stays reachable until the next one is made — its pages' content
  * (hundreds of thousands of strings for a long table) and everything hung on it. Once the bytes are out, its page
@@ -169,7 +161,6 @@ function releaseDocument(doc: jsPDF): void {
     for (const page of pages) if (Array.isArray(page)) page.length = 0;
     pages.length = 0;
   }
-  forgetTables(doc);
 }
 
 /** Stops jsPDF's own Arabic shaping pass on this document: text reaches it already shaped and in visual order. */

@@ -1,7 +1,7 @@
 /**
  * Table layout: column widths scaled to the box, each cell's blocks laid out in its width, row heights.
- * Body tables are then drawn by jspdf-autotable (pages, repeated headers); tables inside cells, headers and
- * footers are drawn directly from this layout (they never break across pages).
+ * Body tables are then placed on pages by the flow (pdf/flow/table.ts: rows split at the page foot, header rows
+ * repeated); tables inside cells, headers and footers are drawn directly from this layout.
  */
 import type { BorderLine, Table, TableCell } from '../../model/types.js';
 import { parseColor } from './color.js';
@@ -163,7 +163,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   // minWidth is the enclosing table's record: a nested table's cells must not write into it.
   const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, minWidth: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
   // Rows spanned by one cell must share a page: spans taller than half a page (header rows may take up to
-  // 40% of it) become ordinary cells, so that autotable never has to cut a span.
+  // 40% of it) become ordinary cells, so that the flow never has to cut a span.
   const maxSpanHeight = ctx.maxImage.height * 0.5;
 
   const models = Array.isArray(table.rows) ? table.rows : [];
