@@ -254,7 +254,11 @@ test('the pool class: a worker stopped for one job\'s time fails only that job; 
   }
 });
 
-test('the pool class: an interactive job waits for at most the batch render in progress, not for batch jobs already handed to the worker', async () => {
+/**
+ * One worker and an invoice template whose renders take as long as their line count says: a few thousand lines
+ * render long enough that message hand-overs cannot reorder jobs.
+ */
+function heavyPool(): { dir: string; pool: WorkerPool; job: (lines: number) => RenderJob } {
   const dir = tempDir();
   const file = path.join(dir, 't.json');
   fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
@@ -262,9 +266,13 @@ test('the pool class: an interactive job waits for at most the batch render in p
   const job = (lines: number): RenderJob => ({
     key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
     output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-    // A few thousand lines: each batch render takes long enough that message hand-overs cannot reorder them.
     data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
   });
+  return { dir, pool, job };
+}
+
+test('the pool class: an interactive job waits for at most the batch render in progress, not for batch jobs already handed to the worker', async () => {
+  const { dir, pool, job } = heavyPool();
   try {
     await pool.ready(30_000);
     // The template compiled and cached first: its file read is I/O, during which the worker may start a second job.
@@ -293,15 +301,7 @@ test('the pool class: an interactive job waits for at most the batch render in p
 });
 
 test('the pool class: withdrawn batch jobs (a cancelled batch) are not rendered, in the pool\'s queue or in the worker\'s; the one rendering ends', async () => {
-  const dir = tempDir();
-  const file = path.join(dir, 't.json');
-  fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
-  const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, pagesPerDocument: 10_000 }, fontsDir: null }, () => undefined);
-  const job = (lines: number): RenderJob => ({
-    key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-    data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
-  });
+  const { dir, pool, job } = heavyPool();
   try {
     await pool.ready(30_000);
     assert.equal((await pool.render(job(1), 'batch')).ok, true);
