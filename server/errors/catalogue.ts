@@ -56,6 +56,7 @@ export const CATALOGUE = {
   fonts_missing: { kind: 'document', status: 500, meaning: 'The resources folder has no complete fonts folder (an installation problem, logged).' },
   render_failed: { kind: 'document', status: 500, meaning: 'Rendering failed (a bug, logged).' },
   render_crashed: { kind: 'document', status: 500, meaning: 'The render worker stopped while rendering (logged).' },
+  storage_error: { kind: 'document', status: 503, meaning: 'Object storage (S3, team server) did not store or return a file: the bucket is missing, access was denied or it could not be reached; the message names the bucket, never the credentials.' },
   interrupted: { kind: 'document', status: null, meaning: 'The service stopped before the document was rendered; create it again.' },
 
   // Template errors (template_errors[].code on a refused upload; invalid_template also as a document's error).
