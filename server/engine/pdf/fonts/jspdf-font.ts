@@ -10,7 +10,9 @@
  *
  * jsPDF's font internals are untyped; the interfaces below name the parts used here (jsPDF 4.2).
  */
-import { deflateSync } from 'node:zlib';
+// fflate, not node:zlib: a render worker stopped (render_ms) inside a native zlib call aborts the whole process
+// on Node 24 ("close before init" in node_zlib.cc, seen in a CI run); pure JS stops cleanly.
+import { zlibSync } from 'fflate';
 import { jsPDF } from 'jspdf';
 
 /** A font as jsPDF's TTFFont parses it: the parts read here and by jsPDF's text functions. */
@@ -90,7 +92,7 @@ const api = jsPDF.API as unknown as {
 export function prepareProgram(bytes: Uint8Array): FontProgram {
   return {
     ttf: api.TTFFont.open(bytes),
-    deflated: deflateSync(bytes).toString('latin1'),
+    deflated: Buffer.from(zlibSync(bytes)).toString('latin1'),
     length: bytes.length,
   };
 }
