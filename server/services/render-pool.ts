@@ -161,26 +161,29 @@ export class WorkerPool implements Renderer {
     if (this.#closed) return Promise.resolve(STOPPED);
     if (signal?.aborted) return Promise.resolve(WITHDRAWN);
     if (this.#inline) return this.#inline.render(job, priority, onStart, signal);
-    return new Promise((resolve) => {
+    return new Promise((settle) => {
+      // A batch passes one signal for all its rows: the listener goes when the job settles, or a 10,000-row batch
+      // would hold 10,000 closures on it (Node's MaxListenersExceededWarning said so in bench/batch.ts).
+      const resolve = (outcome: RenderOutcome): void => {
+        signal?.removeEventListener('abort', onAbort);
+        settle(outcome);
+      };
       const queued: QueuedJob = { id: this.#nextId++, job, priority, onStart, resolve };
       const queue = priority === 'interactive' ? this.#interactive : this.#batch;
       queue.push(queued);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const at = queue.indexOf(queued);
-          if (at >= 0) {
-            queue.splice(at, 1);
-            resolve(WITHDRAWN);
-            return;
-          }
-          // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
-          for (const slot of this.#slots) {
-            if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
-          }
-        },
-        { once: true },
-      );
+      const onAbort = (): void => {
+        const at = queue.indexOf(queued);
+        if (at >= 0) {
+          queue.splice(at, 1);
+          resolve(WITHDRAWN);
+          return;
+        }
+        // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
+        for (const slot of this.#slots) {
+          if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
+        }
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#dispatch();
     });
   }
