@@ -6,6 +6,7 @@
  * Not the service's encoder: server/engine/images/png-encode.ts is the product's own, tuned for render speed.
  */
 import zlib from 'node:zlib';
+import { unfilterRows } from '../../server/engine/images/png-unfilter.js';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -71,14 +72,6 @@ export interface DecodedPng {
   pixels: Uint8Array;
 }
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
 /** Decodes an 8-bit, non-interlaced grey, grey + alpha, RGB or RGBA PNG (what pdftoppm and encodePng write). */
 export function decodePng(bytes: Buffer): DecodedPng {
   if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG');
@@ -103,23 +96,6 @@ export function decodePng(bytes: Buffer): DecodedPng {
   const channels = CHANNELS_OF[colourType];
   if (!channels) throw new Error(`PNG colour type ${colourType} not handled`);
   const raw = zlib.inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const pixels = new Uint8Array(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const src = y * (stride + 1) + 1;
-    const row = y * stride;
-    for (let i = 0; i < stride; i++) {
-      const left = i >= channels ? pixels[row + i - channels] : 0;
-      const up = y > 0 ? pixels[row - stride + i] : 0;
-      const upLeft = i >= channels && y > 0 ? pixels[row - stride + i - channels] : 0;
-      let add = 0;
-      if (filter === 1) add = left;
-      else if (filter === 2) add = up;
-      else if (filter === 3) add = (left + up) >> 1;
-      else if (filter === 4) add = paeth(left, up, upLeft);
-      pixels[row + i] = (raw[src + i] + add) & 0xff;
-    }
-  }
+  const pixels = unfilterRows(raw, width, height, channels);
   return { width, height, channels, pixels };
 }

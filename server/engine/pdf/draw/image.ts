@@ -3,12 +3,14 @@
  * and recompresses it (40–110 ms for a 600×200 logo), and turns GIF, WebP and BMP into JPEG, on every
  * addImage in every new document. Here each image is processed once per process (in a scratch document),
  * and later documents receive the processed result through an image "format" of our own, which jsPDF's
- * plugin mechanism (API.process<FORMAT>) lets us add.
+ * plugin mechanism (API.process<FORMAT>) lets us add. PNGs do not go through jsPDF's processing at all where
+ * image/png-to-pdf.ts can embed them faster (most of them).
  */
 import { jsPDF } from 'jspdf';
 import { EngineError } from '../../errors.js';
 import type { PreparedImage } from '../images.js';
 import { drawOriented } from '../image/orient.js';
+import { pngToPdfImage } from '../image/png-to-pdf.js';
 
 const FORMAT = 'DOCLOOMCACHED';
 const IMAGES_COLLECTION = 'addImage_images';
@@ -34,6 +36,11 @@ const MAX_PROCESSED = 64;
 function processOnce(image: PreparedImage): ProcessedImage {
   const hit = processed.get(image.key);
   if (hit) return hit;
+  const direct = image.format === 'PNG' ? pngDirect(image) : null;
+  if (direct) {
+    remember(image.key, direct);
+    return direct;
+  }
   const scratch = new jsPDF({ unit: 'pt', compress: true });
   try {
     scratch.addImage(image.data, image.format, 0, 0, 1, 1, image.key, 'FAST');
@@ -44,9 +51,24 @@ function processOnce(image: PreparedImage): ProcessedImage {
     .internal.collections;
   const result = Object.values(collections[IMAGES_COLLECTION] ?? {})[0];
   if (!result) throw new EngineError('invalid_image', `The ${image.format} image could not be decoded.`);
-  processed.set(image.key, result);
-  if (processed.size > MAX_PROCESSED) processed.delete(processed.keys().next().value!);
+  remember(image.key, result);
   return result;
+}
+
+function remember(key: string, image: ProcessedImage): void {
+  processed.set(key, image);
+  if (processed.size > MAX_PROCESSED) processed.delete(processed.keys().next().value!);
+}
+
+/** Our own PNG path (image/png-to-pdf.ts); null hands the rare cases it leaves to jsPDF's. */
+function pngDirect(image: PreparedImage): ProcessedImage | null {
+  try {
+    const pdfImage = pngToPdfImage(image.data);
+    return pdfImage ? { ...pdfImage } : null;
+  } catch (err) {
+    // PngError (damaged file) or fast-png's own error for pixels it cannot read: the same refusal as jsPDF's.
+    throw new EngineError('invalid_image', `The PNG image could not be decoded: ${(err as Error).message}`);
+  }
 }
 
 /** Checks an image can be embedded (decoding it once); throws EngineError when jsPDF cannot read it. */
