@@ -1,0 +1,42 @@
+/**
+ * The .docx XML parser (server/engine/docx/xml.ts): what its speed-ups (names resolved once per namespace scope,
+ * end tags compared in place) must not change — prefixes redeclared inside a part, end tags that only start like
+ * the open one, white space before '>' in an end tag.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseXml, XmlError, type XElement } from '../../server/engine/docx/xml.js';
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+
+function names(el: XElement): string[] {
+  return [el.name, ...el.children.flatMap((c) => (typeof c === 'string' ? [] : names(c)))];
+}
+
+test('a prefix redeclared in a child scope resolves by the inner declaration there and by the outer one after it', () => {
+  const root = parseXml(
+    `<x:document xmlns:x="${W}"><x:p x:val="1"/><y:wrap xmlns:y="urn:other" xmlns:x="${A}"><x:p x:val="2"/></y:wrap><x:p x:val="3"/></x:document>`,
+  );
+  assert.deepEqual(names(root), ['w:document', 'w:p', '~y:wrap', 'a:p', 'w:p']);
+  const ps = [root.children[0], (root.children[1] as XElement).children[0], root.children[2]] as XElement[];
+  assert.deepEqual(ps.map((p) => p.attrs), [{ 'w:val': '1' }, { 'a:val': '2' }, { 'w:val': '3' }]);
+});
+
+test('a default namespace applies to elements, not to unprefixed attributes', () => {
+  const root = parseXml(`<document xmlns="${W}"><p val="1"/></document>`);
+  assert.deepEqual(names(root), ['w:document', 'w:p']);
+  assert.deepEqual((root.children[0] as XElement).attrs, { val: '1' });
+});
+
+test('end tags: white space before ">" is allowed; a name that only starts like the open one is refused', () => {
+  assert.equal(parseXml(`<w:p xmlns:w="${W}"><w:r></w:r \n></w:p >`).name, 'w:p');
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}"><w:r></w:rPr></w:p>`), (e: unknown) => e instanceof XmlError && /<\/w:rPr> does not match <w:r>/.test(e.message));
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}"></w:p2>`), XmlError);
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}"></w:`), XmlError);
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}"></x:p>`), XmlError);
+});
+
+test('duplicate attributes, after resolution, are refused even when their prefixes differ', () => {
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}" xmlns:v="${W}" w:val="1" v:val="2"/>`), (e: unknown) => e instanceof XmlError && /Duplicate attribute/.test(e.message));
+});
