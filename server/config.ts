@@ -194,3 +194,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   config.limits = Object.freeze(config.limits);
   return Object.freeze(config);
 }
+
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Checked when the service starts listening (not by other commands). Listening beyond this machine (a container,
+ * a team server behind a load balancer) needs the address clients use: links (`download_url`, pages) are built from it and the Host check accepts it. Without it every link would
+ * name an address clients cannot reach, and the Host check would refuse them all.
+ */
+export function requirePublicUrlBeyondLoopback(config: Config): void {
+  if (isLoopbackHost(config.host) || config.publicUrl) return;
+  throw new Error(
+    `DOCLOOM_HOST=${config.host} listens beyond this machine: set DOCLOOM_PUBLIC_URL to the address clients use (e.g. https://docs.example.com), or keep DOCLOOM_HOST=127.0.0.1`,
+  );
+}

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { loadConfig, projectRoot, type Config, type ConfigOverrides } from './config.js';
+import { loadConfig, projectRoot, requirePublicUrlBeyondLoopback, type Config, type ConfigOverrides } from './config.js';
 import { createApp } from './http/app.js';
 import { allowedHosts } from './http/guards.js';
 import { openStore } from './store/index.js';
@@ -75,6 +75,7 @@ const WARM_WAIT_MS = 1000;
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
+  requirePublicUrlBeyondLoopback(config);
   const logger = createLogger(config.logLevel, options.log ?? ((line) => console.log(line)));
   if (config.database) {
     // The team server's start checks run for real (reachable, schema migrated or refused); serving from the
