@@ -184,3 +184,17 @@ test('Arabic in a font without Arabic (Times New Roman) is drawn with DejaVu San
   const noto = await renderDocx({ body: p('مرحبا بالعالم', rtl, '<w:rFonts w:cs="Noto Sans Arabic"/><w:rtl/>') });
   assert.ok(pdfFonts(noto).some((f) => /\+NotoSansArabic-Regular$/.test(f.name)));
 });
+
+test('a page number in an East Asian font is drawn (with the face that has digits)', async () => {
+  // 游明朝 maps to a CJK family whose own face has no Latin digits: the number used to be drawn with no glyph.
+  const rPr = '<w:rPr><w:rFonts w:ascii="游明朝" w:hAnsi="游明朝" w:eastAsia="游明朝"/></w:rPr>';
+  const field = `<w:p><w:r>${rPr}<w:fldChar w:fldCharType="begin"/></w:r><w:r>${rPr}<w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r>${rPr}<w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+  const pdf = await renderDocx({
+    body: p('Body'),
+    headers: { header1: field },
+    sectPr: '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>',
+  });
+  const number = words(pdf).find((w) => w.text === '1');
+  assert.ok(number, `the page number is in the PDF's text: ${words(pdf).map((w) => w.text).join(' ')}`);
+  assert.ok(number.yMax < 72, 'in the header');
+});

@@ -111,6 +111,7 @@ function bindSection(section: CSection, body: () => Block[], ctx: Ctx): Section 
   if (footer) bound.footer = footer;
   if (section.titlePage !== undefined) bound.titlePage = section.titlePage;
   if (section.continuous === true) bound.continuous = true;
+  if (section.pageNumbers) bound.pageNumbers = section.pageNumbers;
   return bound;
 }
 

@@ -20,7 +20,7 @@ import { Numbering } from './numbering.js';
 import { DocxPackage } from './package.js';
 import { mergeP, mergeR } from './props.js';
 import { toParagraphStyle, toRunStyle } from './resolve.js';
-import { HeaderFooterReader, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
+import { HeaderFooterReader, pageNumbering, pageSetup, sectionReferences, startsNewPage, titlePage, type References } from './sections.js';
 import { StyleSheet } from './styles.js';
 import { readTheme, themeColor } from './theme.js';
 import { hexColor, onOff, round2, twips } from './units.js';
@@ -93,6 +93,8 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
       if (header) section.header = header;
       if (footer) section.footer = footer;
       if (first) section.titlePage = true;
+      const numbers = pageNumbering(sectPr);
+      if (numbers) section.pageNumbers = numbers;
       sections.push(section);
     }
     pending = [];

@@ -3,7 +3,7 @@
  * Word lets a section inherit each header/footer kind from the section before it; the first-page kind is
  * used only with w:titlePg, the even-page kind only when settings.xml turns on w:evenAndOddHeaders.
  */
-import type { Block, Columns, HeaderFooterSet, PageSetup } from '../model/types.js';
+import type { Block, Columns, HeaderFooterSet, PageSetup, Section } from '../model/types.js';
 import { createPartContext } from './blocks.js';
 import { isBlock, type DocContext } from './context.js';
 import { onOff, round2, twips } from './units.js';
@@ -65,6 +65,20 @@ export function readColumns(cols: XElement | undefined): Columns | undefined {
 export function startsNewPage(sectPr: XElement | undefined): boolean {
   const type = child(sectPr, 'w:type')?.attrs['w:val'];
   return type !== 'continuous';
+}
+
+const PAGE_FORMATS = new Set(['decimal', 'lowerRoman', 'upperRoman', 'lowerLetter', 'upperLetter']);
+
+/** w:pgNumType: where the section's page numbers start and how they are written (nothing to say: undefined). */
+export function pageNumbering(sectPr: XElement | undefined): Section['pageNumbers'] | undefined {
+  const el = child(sectPr, 'w:pgNumType');
+  if (!el) return undefined;
+  const out: NonNullable<Section['pageNumbers']> = {};
+  const start = Number(el.attrs['w:start']);
+  if (el.attrs['w:start'] !== undefined && Number.isInteger(start) && start >= 0 && start < 1e6) out.start = start;
+  const fmt = el.attrs['w:fmt'];
+  if (fmt && fmt !== 'decimal' && PAGE_FORMATS.has(fmt)) out.format = fmt as NonNullable<Section['pageNumbers']>['format'];
+  return out.start === undefined && out.format === undefined ? undefined : out;
 }
 
 export function titlePage(sectPr: XElement | undefined): boolean {

@@ -8,6 +8,7 @@
  * edges that are drawn (an edge it does not list has no line).
  */
 import type { Block, BorderLine, CellMargins, Table, TableCell, TableRow } from '../model/types.js';
+import { tablePlacement } from './frames.js';
 import { isBlock, type PartContext } from './context.js';
 import { mergeBorders, readBorders, readShading, type Borders } from './props.js';
 import { mergeLayer, readCellMargins, type TableLayer, type TableStyle } from './styles.js';
@@ -264,6 +265,14 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     for (const row of rows) row.cells.reverse();
     const m = tableStyle.cellMargins;
     if (m) [m.left, m.right] = [m.right, m.left];
+  }
+  // A floating table in a table cell stays in the cell's flow, as LibreOffice 7.4 shows it (Word floats it).
+  const float = nested ? null : tablePlacement(child(tblPr, 'w:tblpPr'));
+  if (float) {
+    // A floating table is placed by its position: its own indent and alignment do not move it.
+    tableStyle.float = float;
+    delete tableStyle.indent;
+    delete tableStyle.align;
   }
   return { type: 'table', columns: grid.map(round2), rows, style: tableStyle };
 }

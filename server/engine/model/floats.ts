@@ -36,6 +36,7 @@ export interface FloatShape {
 export interface FloatPlacement {
   x: FloatAxis<FloatFromX>;
   y: FloatAxis<FloatFromY>;
+  /** Size in points; 0 for a frame or a floating table sized by its content (layout measures it). */
   width: number;
   height: number;
   /**
@@ -49,4 +50,9 @@ export interface FloatPlacement {
   /** Space kept free around it by wrapped text (points). */
   distance?: { top: number; right: number; bottom: number; left: number };
   shape?: FloatShape;
+  /**
+   * Goes to the next page with its anchor paragraph when, placed from that paragraph, it would pass the page's
+   * foot (floating tables and frames, as LibreOffice and Word move them); pictures and shapes stay on the page.
+   */
+  withAnchor?: boolean;
 }

@@ -380,6 +380,11 @@ export interface Section {
    * content; its page size and headers are those of that page. The one before it balances its columns.
    */
   continuous?: boolean;
+  /**
+   * Page numbering of the section (Word's w:pgNumType): page fields count from `start` on its first page (else
+   * they go on from the section before) and are written in `format` (a list format: decimal, lowerRoman…).
+   */
+  pageNumbers?: { start?: number; format?: ListInfo['format'] };
 }
 
 export interface DocMetadata {

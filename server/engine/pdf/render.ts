@@ -24,6 +24,7 @@ import { drawWatermark } from './draw/watermark.js';
 import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
 import { behindBoxes, placeFloatsInStacks } from './flow/floats.js';
+import { pageLabels } from './flow/page-numbers.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
@@ -227,6 +228,7 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
   let s = 0;
   // Their floats behind the text were placed under the body (flowSections).
   placeFloatsInStacks(emitter, () => laid[s].geo, false);
+  const labels = pageLabels(laid.map((l) => l.section), sectionStarts, pages);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, geo, parts, ctx } = laid[s];
@@ -234,7 +236,8 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
     ctx.budget?.now();
     if (parts.size === 0) continue;
     const index = page - sectionStarts[s];
-    const fields = { page, pages };
+    const pageText = labels[page - 1]?.text ?? String(page);
+    const fields = { page, pages, pageText };
     for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
       const source = variantFor(section, index, page, asObject(set));
       const pre = Array.isArray(source) ? parts.get(source) : undefined;
@@ -242,7 +245,7 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
       let part = pre;
       if (pre.hasFields) {
         const width = geo.right - geo.left;
-        const fieldText = (f: 'page' | 'pages'): string => String(f === 'page' ? page : pages);
+        const fieldText = (f: 'page' | 'pages'): string => (f === 'page' ? pageText : String(pages));
         const again = layoutStack(pre.source, width, { ...ctx, lists: new ListCounters(), fieldText, maxImage: { width, height: (geo.bottom - geo.top) / 2 } });
         part = { ...pre, blocks: again.blocks, height: again.height };
       }

@@ -53,6 +53,7 @@ export function compileTags(model: TemplateModel, delimiters: Delimiters): { tem
     if (footer) compiled.footer = footer;
     if (section.titlePage !== undefined) compiled.titlePage = section.titlePage;
     if (section.continuous === true) compiled.continuous = true;
+    if (section.pageNumbers) compiled.pageNumbers = section.pageNumbers;
     return compiled;
   });
   if (several) joinSpanningBodies(model, sections, delimiters, styles, errors);

@@ -15,6 +15,7 @@ import type {
   PageSetup,
   ParagraphStyle,
   RunStyle,
+  Section,
   Table,
   TableCell,
   TableRow,
@@ -116,6 +117,7 @@ export interface CSection {
   footer?: CPartSet;
   titlePage?: boolean;
   continuous?: boolean;
+  pageNumbers?: Section['pageNumbers'];
 }
 
 export interface CompiledTemplate {

@@ -16,7 +16,7 @@ import { flowBodyTable } from './table.js';
 import { footnotesOf, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
 import { balancedHeight, type ColumnSet } from './columns.js';
-import { frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
+import { floatRect, frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
 import type { Narrow } from '../layout/paragraph.js';
@@ -175,14 +175,18 @@ export class BodyFlow {
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
       this.budget?.tick();
-      if (b.kind === 'table' && b.float) this.float(b, this.y);
+      if (b.kind === 'table' && b.float) {
+        // Anchored in nothing that follows (a table comes next): it moves to the next page alone.
+        if (!this.atTop && this.passesFoot(b)) this.newPage(true);
+        this.float(b, this.y);
+      }
       else if (b.kind === 'paragraph') {
         // The floats anchored in this paragraph follow it: placed first, so that its lines can go around them.
         let j = i + 1;
         const floats: LaidTable[] = [];
         for (let next = blocks[j]; next?.kind === 'table' && next.float; next = blocks[++j]) floats.push(next);
         if (floats.length > 0) {
-          this.anchorPage(b);
+          this.anchorPage(b, floats);
           for (const f of floats) this.float(f, this.y);
         }
         this.paragraph(b, blocks[j]);
@@ -218,11 +222,23 @@ export class BodyFlow {
     } else this.finishPage();
   }
 
-  /** Starts the page an anchor paragraph goes on before its floats are placed (its own page break, a full page). */
-  private anchorPage(p: LaidParagraph): void {
+  /**
+   * Starts the page an anchor paragraph goes on before its floats are placed (its own page break, a full page,
+   * or a floating table or frame that would pass the page's foot: it goes to the next page with its paragraph).
+   */
+  private anchorPage(p: LaidParagraph, floats: LaidTable[]): void {
     if (this.atTop) return;
     if (p.pageBreakBefore) this.newPage();
     else if (this.y + p.spaceBefore + (p.lines[0]?.height ?? 0) > this.bottom + 0.01) this.newPage(true);
+    else if (floats.some((f) => this.passesFoot(f))) this.newPage(true);
+  }
+
+  /** A float that moves with its paragraph (model/floats.ts `withAnchor`) and would end below the body's foot here. */
+  private passesFoot(t: LaidTable): boolean {
+    const f = t.float;
+    if (!f?.withAnchor || (f.y.from !== 'paragraph' && f.y.from !== 'line')) return false;
+    const r = floatRect(f, frameOf(this.geo, this.left, this.right, this.y));
+    return r.y + r.h > this.bottom + 0.01 && r.h <= this.bottom - this.colTop;
   }
 
   /** Places a float anchored at `anchorTop` on the open page. */

@@ -11,6 +11,8 @@ import type { Box } from './boxes.js';
 export interface FieldValues {
   page: number;
   pages: number | null;
+  /** The page number as the section writes it (w:pgNumType: its start and format); default `page`. */
+  pageText?: string;
 }
 
 const BLACK: Rgb = [0, 0, 0];
@@ -132,7 +134,7 @@ export class Emitter {
           this.out.push({ kind: 'pageCount', x, y: baseline - f.rise, face: it.face, size: f.drawSize, color: f.color, underline: f.underline, strike: f.strike });
           return;
         }
-        const text = String(it.field === 'page' ? fields.page : fields.pages);
+        const text = it.field === 'page' ? (fields.pageText ?? String(fields.page)) : String(fields.pages);
         this.fieldValue(it, text, x, baseline, it.face.width(text, it.fmt.drawSize));
         return;
       }

@@ -1,6 +1,6 @@
 /** Layout of a list of blocks: the body of a section, a table cell, a header or footer. */
-import type { Block } from '../../model/types.js';
-import type { LaidBlock, LaidParagraph } from './items.js';
+import type { Block, Table } from '../../model/types.js';
+import type { LaidBlock, LaidParagraph, LaidTable } from './items.js';
 import { layoutParagraph, type LayoutContext } from './paragraph.js';
 import { layoutTable } from './table.js';
 import { floatOf } from '../flow/floats.js';
@@ -25,13 +25,63 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
     else if (block.type === 'table') {
       if (depth >= MAX_TABLE_DEPTH) continue;
       const float = floatOf(block);
-      // A floating object is laid out at its own size, whatever the width of the text around it.
-      const laid = layoutTable(block, float ? Math.max(1, float.width) : width, ctx, (b, w, c) => layoutStack(b, w, c, depth + 1));
-      if (float) laid.float = float;
+      const stack: Parameters<typeof layoutTable>[3] = (b, w, c) => layoutStack(b, w, c, depth + 1);
+      if (!float) {
+        out.push(layoutTable(block, width, ctx, stack));
+        continue;
+      }
+      // A floating object is laid out at its own size, whatever the width of the text around it; a frame or a
+      // floating table without one (0) takes its content's.
+      const shrink = !(float.width > 0) && isFrame(block);
+      const lists = shrink ? ctx.lists.snapshot() : undefined;
+      let laid = layoutTable(block, float.width > 0 ? float.width : width, ctx, stack);
+      if (shrink && lists) {
+        const natural = contentWidth(laid);
+        if (natural > 0 && natural < width - 0.5) {
+          // Laid out again at that width: list numbers counted once.
+          ctx.lists.restore(lists);
+          laid = layoutTable({ ...block, columns: [natural], style: { ...block.style, width: natural } }, natural, ctx, stack);
+        }
+      }
+      const height = laid.heights.reduce((a, h) => a + h, 0);
+      laid.float = {
+        ...float,
+        width: float.width > 0 ? float.width : laid.width,
+        height: float.height > 0 ? Math.max(float.height, block.rows[0]?.heightRule === 'exact' ? 0 : height) : height,
+      };
       out.push(laid);
     }
   }
   return out;
+}
+
+/** A one-cell float without its own width: a frame (docx/frames.ts), sized to its text. */
+function isFrame(table: Table): boolean {
+  return table.rows?.length === 1 && table.rows[0]?.cells?.length === 1 && table.columns?.length === 1;
+}
+
+/**
+ * The width a one-cell float's content takes: its widest line (first to last item, so alignment does not count),
+ * paragraph indents and cell padding included. Nested tables count at their laid width.
+ */
+function contentWidth(t: LaidTable): number {
+  const cell = t.rows[0]?.cells[0];
+  if (!cell) return 0;
+  let widest = 0;
+  for (const b of cell.blocks) {
+    if (b.kind === 'table') widest = Math.max(widest, b.x + b.width);
+    if (b.kind !== 'paragraph') continue;
+    for (const line of b.lines) {
+      const items = line.items.filter((i) => !(i.kind === 'text' && i.space));
+      if (items.length === 0) continue;
+      const start = Math.min(...items.map((i) => i.x));
+      const end = Math.max(...items.map((i) => i.x + i.width));
+      const indents = (b.source.style?.indentLeft ?? 0) + (b.source.style?.indentRight ?? 0);
+      widest = Math.max(widest, end - start + Math.max(0, indents));
+    }
+  }
+  // A hair more than measured, so that the same line does not wrap when laid out at this width.
+  return widest > 0 ? widest + cell.padding.left + cell.padding.right + 0.5 : 0;
 }
 
 /** Height of a paragraph laid out in a stack (no page breaks). */

@@ -76,6 +76,12 @@ const NO_TABS: TabStop[] = [];
 const BORDER_SPACE = 4;
 const DIGITS = '0123456789';
 
+/** The face a page number or count is drawn with: the one `splitByFace` picks for digits. */
+function digitFace(family: Parameters<typeof splitByFace>[1], variant: Parameters<typeof splitByFace>[2]): Face {
+  const runs = splitByFace(DIGITS, family, variant);
+  return runs.length === 1 ? runs[0].face : primaryFace(family, variant);
+}
+
 // ───────────────────────────── segments and units ─────────────────────────────
 
 interface TextSeg {
@@ -815,7 +821,9 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       hasFields = true;
       const rs = merge(ctx.defaults.run, run.style);
       const fmt = makeFmt(rs);
-      const face = primaryFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
+      // The face that draws digits: a family whose own face has none (a CJK font drawn by a fallback for Latin
+      // text) would draw the number with no glyph at all.
+      const face = digitFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
       ctx.fonts.use(face, DIGITS);
       const text = ctx.fieldText?.(run.field) ?? FIELD_PLACEHOLDER;
       builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
