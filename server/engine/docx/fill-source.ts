@@ -146,7 +146,7 @@ function readInline(xml: string, elements: RawElement[], wraps: number[], runs: 
     const name = el.name;
     if (name === 'w:pPr' || name === 'a:pPr' || INVISIBLE.has(name)) continue;
     if (name === 'w:r' || name === 'a:r') {
-      readRun(xml, el, wraps, runs);
+      readRun(xml, el, wraps, runs, part);
       continue;
     }
     if (name === 'a:br') {
@@ -173,7 +173,7 @@ function atom(xml: string, wraps: number[]): Inline {
   return a as unknown as Inline;
 }
 
-function readRun(xml: string, el: RawElement, wraps: number[], runs: Inline[]): void {
+function readRun(xml: string, el: RawElement, wraps: number[], runs: Inline[], part: SourcePart): void {
   const dialect = el.name[0];
   const rPrEl = rawChild(el, `${dialect}:rPr`);
   const rPr = rPrEl ? rawOf(xml, rPrEl) : '';
@@ -214,11 +214,61 @@ function readRun(xml: string, el: RawElement, wraps: number[], runs: Inline[]): 
         }
         // Pictures, fields, symbols, note references, a page or column break: kept as they are.
         flush();
-        runs.push(atom(`<${el.name}>${rPr}${rawOf(xml, child)}</${el.name}>`, wraps));
+        const boxes = part.dialect === 'w' ? inlineTextBoxes(xml, child, part.open) : [];
+        if (boxes.length > 0) readTextBoxes(xml, child, boxes, `<${el.name}>${rPr}`, `</${el.name}>`, wraps, runs, part);
+        else runs.push(atom(`<${el.name}>${rPr}${rawOf(xml, child)}</${el.name}>`, wraps));
       }
     }
   }
   flush();
+}
+
+/**
+ * The text boxes (w:txbxContent, the drawing's and its VML fallback's) in `el` that are read as part of the
+ * paragraph around them, so their tags are filled in the scope there (a loop's item, as the PDF fills a text box
+ * in a loop): those holding a tag and paragraphs only, with no section tag of their own (a section in a text box
+ * needs its paragraphs as blocks; such a box is filled on its own, in the data's top scope, by fill.ts).
+ */
+export function inlineTextBoxes(xml: string, el: RawElement, open: string): RawElement[] {
+  const out: RawElement[] = [];
+  const find = (e: RawElement): void => {
+    for (const c of e.children) {
+      if (c.name === 'w:txbxContent') out.push(c);
+      else find(c);
+    }
+  };
+  find(el);
+  const sectionTag = new RegExp(`${open.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[#^/]`);
+  const inline = (box: RawElement): boolean => {
+    const text = visibleText(xml.slice(box.openEnd, box.closeStart));
+    return text.includes(open) && !sectionTag.test(text) && box.children.every((c) => c.name === 'w:p');
+  };
+  return out.length > 0 && out.every(inline) ? out : [];
+}
+
+/**
+ * A run holding text boxes, as inline pieces of the paragraph around it: the XML up to each box's content and
+ * each inner paragraph's opening and closing as atoms, the inner paragraphs' runs as runs. Any stretch of them
+ * opens as many paragraphs as it closes, so a loop repeating some of them writes balanced XML.
+ */
+function readTextBoxes(xml: string, el: RawElement, boxes: RawElement[], runOpen: string, runClose: string, wraps: number[], runs: Inline[], part: SourcePart): void {
+  let pending = runOpen;
+  let at = el.start;
+  for (const box of boxes) {
+    pending += xml.slice(at, box.openEnd);
+    for (const para of box.children) {
+      if (para.openEnd === para.end) {
+        pending += rawOf(xml, para); // <w:p/>
+        continue;
+      }
+      const pPr = rawChild(para, 'w:pPr');
+      runs.push(atom(pending + xml.slice(para.start, para.openEnd) + (pPr ? rawOf(xml, pPr) : ''), wraps));
+      readInline(xml, para.children, wraps, runs, part);
+      pending = '</w:p>';
+    }
+    at = box.closeStart;
+  }
+  runs.push(atom(pending + xml.slice(at, el.end) + runClose, wraps));
 }
 
 function readTable(xml: string, el: RawElement, part: SourcePart): Table {

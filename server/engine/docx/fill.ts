@@ -16,7 +16,7 @@ import { EngineError } from '../errors.js';
 import { decodeDataUriImage } from '../images/sniff.js';
 import { DEFAULT_DELIMITERS, type Delimiters, type ImageRun, type PageSetup, type TemplateModel } from '../model/types.js';
 import { compileTags } from '../tags/compile.js';
-import { readPart, visibleText, type Dialect } from './fill-source.js';
+import { inlineTextBoxes, readPart, visibleText, type Dialect } from './fill-source.js';
 import { inlinePictureXml, writeBlocks } from './fill-write.js';
 import { rawChild, scanXml, type RawElement } from './fill-xml.js';
 import { importDocx, type DocxImportOptions } from './import.js';
@@ -120,20 +120,26 @@ interface PartOptions {
 }
 
 /**
- * One part: its text boxes first (each a container of its own, filled in the data's top scope, as the PDF has no
- * text boxes in loops), then the part itself.
+ * One part: the text boxes that need blocks of their own first (each a container, filled in the data's top
+ * scope), then the part itself (with the other text boxes read into their paragraphs, filled in its scope).
  */
 function fillPart(name: string, xml: string, data: Record<string, unknown>, delimiters: Delimiters, options: PartOptions, placePicture: (run: ImageRun) => string): string {
   const diagram = DIAGRAM.test(name);
-  // Text boxes (and SmartArt's text bodies) are containers of their own, filled in the data's top scope, as the
-  // PDF has no text boxes in loops.
+  // SmartArt's text bodies, and text boxes holding sections, are containers of their own, filled in the data's top
+  // scope.
   let root = scan(xml);
   const boxes: RawElement[] = [];
   if (diagram) {
     collect(root, 'dsp:txBody', boxes);
     collect(root, 'dgm:t', boxes);
     boxes.sort((a, b) => a.start - b.start);
-  } else collect(root, 'w:txbxContent', boxes);
+  } else {
+    // Text boxes read as part of the paragraph around them (fill-source.ts) are filled there, in its scope.
+    const inline = new Set<RawElement>();
+    collectInlineBoxes(xml, root, delimiters[0], inline);
+    collect(root, 'w:txbxContent', boxes);
+    boxes.splice(0, boxes.length, ...boxes.filter((b) => !inline.has(b)));
+  }
   if (boxes.length > 0) {
     let out = '';
     let at = 0;
@@ -161,6 +167,15 @@ function scan(xml: string): RawElement {
     return scanXml(xml);
   } catch (err) {
     throw new EngineError('invalid_template', `The template could not be filled: ${(err as Error).message}`);
+  }
+}
+
+/** The text boxes of every run (w:r) below `el` that fill-source reads into the paragraph around them. */
+function collectInlineBoxes(xml: string, el: RawElement, open: string, out: Set<RawElement>): void {
+  for (const c of el.children) {
+    if (c.name === 'w:r') {
+      for (const part of c.children) for (const box of inlineTextBoxes(xml, part, open)) out.add(box);
+    } else if (c.name !== 'w:del' && c.name !== 'w:moveFrom') collectInlineBoxes(xml, c, open, out);
   }
 }
 

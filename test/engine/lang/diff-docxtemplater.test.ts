@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureCases, generatedCases, runAll } from '../../../scripts/diff-docxtemplater.js';
+import { buildDocx, p } from '../../docx/build-docx.js';
 
 test('generated grammar set: no malformed .docx, no refusal where docxtemplater fills, no undeclared difference, ≥ 95 % same text', async () => {
   const summary = await runAll(generatedCases());
@@ -22,4 +23,16 @@ test('a paragraph holding a table (regression-par-in-par): the PDF shows what do
   const [result] = (await runAll(cases)).results;
   assert.equal(result.verdict, 'same', result.detail);
   assert.ok(result.docloom.ok && /name phone website/.test(result.docloom.pdf), JSON.stringify(result.docloom));
+});
+
+test('text Word draws rather than writes (Roman list numbers, capitals) is compared as shown: the filled .docx read back and drawn', async () => {
+  const numbering = '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>';
+  const numPr = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>';
+  const bytes = buildDocx({ body: p('{{#items}}') + p('{{desc}} entry', numPr) + p('{{/items}}') + p('Dear {{name}}', '', '<w:caps/>'), numbering });
+  const data = { name: 'Ada', items: [{ desc: 'Design' }, { desc: 'Build' }, { desc: 'Test' }] };
+  const [result] = (await runAll([{ id: 'drawn text', set: 'generated', kind: 'docx', delimiters: ['{{', '}}'], data, bytes }])).results;
+  assert.equal(result.verdict, 'same', result.detail);
+  // The word check alone cannot match "I." or "DEAR ADA" to the .docx's words: the read-back did.
+  assert.equal(result.shown, 'rendered');
+  assert.ok(result.docloom.ok && /I\. Design entry II\. Build entry III\. Test entry DEAR ADA/.test(result.docloom.pdf), JSON.stringify(result.docloom));
 });

@@ -168,9 +168,19 @@ export class Painter {
     this.doc.lines(segments, p[0], p[1], [1, 1], style, b.closed);
   }
 
+  /** A content-stream operator jsPDF has no method for (marked content), written as it is. */
+  private raw(operator: string): void {
+    // jsPDF's internal write is untyped; it appends a line to the current page's content stream.
+    (this.doc.internal as unknown as { write(line: string): void }).write(operator);
+  }
+
   private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number): void {
+    const original = text;
     text = this.fonts.drawable(face, text);
     if (!text) return;
+    // Boxes drawn for characters no font has: the text layer (copy, search, pdftotext) keeps the characters.
+    const actual = face.drawsAllAs !== null;
+    if (actual) this.raw(`/Span <</ActualText <FEFF${utf16Hex(original)}>>> BDC`);
     if (face !== this.face) {
       const [name, style] = this.fonts.select(face);
       this.doc.setFont(name, style);
@@ -186,5 +196,13 @@ export class Painter {
     }
     // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
     this.doc.text(text, x, baseline, angle ? { ...TEXT_OPTIONS, angle } : TEXT_OPTIONS);
+    if (actual) this.raw('EMC');
   }
+}
+
+/** UTF-16BE in hex, as a PDF text string's bytes after its byte-order mark. */
+function utf16Hex(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += text.charCodeAt(i).toString(16).padStart(4, '0');
+  return out;
 }

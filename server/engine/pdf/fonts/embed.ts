@@ -174,14 +174,16 @@ export class DocumentFonts {
     let ok = true;
     for (let i = 0; i < text.length && ok; i++) {
       const c = text.charCodeAt(i);
-      if (!set?.has(c) || !face.covers(c) || standIns?.has(c)) ok = false;
+      if (!set?.has(c) || !face.covers(c) || standIns?.has(c) || face.drawsAllAs !== null) ok = false;
     }
     if (ok) return text;
     let out = '';
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
+      // The missing-glyph face draws one box per character: nothing for the second half of a surrogate pair.
+      if (face.drawsAllAs !== null && c >= 0xdc00 && c <= 0xdfff) continue;
       // A character the font lacks is drawn with the glyph standing in for it (the subset holds that one).
-      if (set?.has(c) && face.covers(c)) out += standIns?.has(c) ? String.fromCharCode(face.drawnAs(c)) : text[i];
+      if (set?.has(c) && face.covers(c)) out += String.fromCharCode(face.drawnAs(c));
     }
     return out;
   }

@@ -42,6 +42,11 @@ export class Face {
   private readonly afm: readonly number[] | null;
   /** Characters this TTF lacks, drawn with another of its glyphs (see STAND_INS); null when there are none. */
   readonly standIns: ReadonlyMap<number, number> | null;
+  /**
+   * The missing-glyph face only (missingGlyphFace): the character whose glyph it draws for every character, which
+   * keeps its own code in the text (the painter gives the PDF's text layer the original with /ActualText).
+   */
+  readonly drawsAllAs: number | null;
 
   private constructor(
     /** Stable identity: `std:helvetica:bold` or the TTF file name. */
@@ -55,9 +60,16 @@ export class Face {
     readonly descent: number,
     private readonly ttf: TtfMetrics | null,
     afm: readonly number[] | null,
+    drawsAllAs: number | null = null,
   ) {
     this.afm = afm;
     this.standIns = ttf ? standInsOf(ttf) : null;
+    this.drawsAllAs = drawsAllAs;
+  }
+
+  /** A face of `file` that draws every character as `box` (a glyph of that file). */
+  static boxFace(file: string, metrics: TtfMetrics, box: number): Face {
+    return new Face(`${file}#box`, file, null, metrics.ascent, metrics.descent, metrics, null, box);
   }
 
   static standardFace(font: StandardFont, style: Variant, vertical: TtfMetrics, afm: readonly number[]): Face {
@@ -70,17 +82,20 @@ export class Face {
 
   /** True when this face can draw the code point (with its own glyph or a stand-in of the same font). */
   covers(cp: number): boolean {
+    if (this.drawsAllAs !== null) return true;
     if (this.ttf) return cp < 0x10000 && (this.ttf.glyphOf[cp] !== 0 || this.standIns?.has(cp) === true);
     return isWinAnsi(cp);
   }
 
   /** The code point actually drawn for `cp`: itself, or the character whose glyph stands in for it. */
   drawnAs(cp: number): number {
-    return this.standIns?.get(cp) ?? cp;
+    return this.drawsAllAs ?? this.standIns?.get(cp) ?? cp;
   }
 
   /** Advance of one code point, in em fractions (0 when not covered). */
   advance(cp: number): number {
+    // The second half of a surrogate pair belongs to the box of the first.
+    if (this.drawsAllAs !== null) return cp >= 0xdc00 && cp <= 0xdfff ? 0 : this.ttf!.advances[this.ttf!.glyphOf[this.drawsAllAs]];
     if (this.ttf) {
       const g = cp < 0x10000 ? this.ttf.glyphOf[this.ttf.glyphOf[cp] === 0 ? this.drawnAs(cp) : cp] : 0;
       return g === 0 ? 0 : this.ttf.advances[g];
@@ -136,6 +151,20 @@ export function ttfFace(file: string): Face {
   if (!face) {
     face = Face.ttfFace(file, metricsOf(file));
     faces.set(file, face);
+  }
+  return face;
+}
+
+/**
+ * The face characters no bundled font has are drawn with: DejaVu Sans's white square (U+25A1), one per character,
+ * while the text keeps the characters themselves.
+ */
+export function missingGlyphFace(file: string): Face {
+  const key = `${file}#box`;
+  let face = faces.get(key);
+  if (!face) {
+    face = Face.boxFace(file, metricsOf(file), 0x25a1);
+    faces.set(key, face);
   }
   return face;
 }

@@ -4,8 +4,7 @@
  * DejaVu Sans, else Droid Sans Fallback; a character none of them covers becomes the missing-glyph box.
  */
 import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
-import { familyTtfFace, standardFace, type Face } from './faces.js';
-import { MISSING_GLYPH } from '../text/normalize.js';
+import { familyTtfFace, missingGlyphFace, standardFace, type Face } from './faces.js';
 import { onFontsDirChange } from './dir.js';
 
 export interface FaceRun {
@@ -122,8 +121,9 @@ function isNeutral(cp: number): boolean {
 }
 
 /**
- * Splits cleaned text (BMP only, see cleanText) into runs of one face each. Characters no font covers become
- * MISSING_GLYPH drawn with DejaVu Sans. '\t' and '\n' stay in the run of the character before them.
+ * Splits cleaned text (see cleanText) into runs of one face each. Characters no font covers (a surrogate pair
+ * among them) go to the missing-glyph face, which draws a box for each and keeps the character in the text.
+ * '\t' and '\n' stay in the run of the character before them.
  */
 export function splitByFace(text: string, family: FamilyDef, variant: Variant): FaceRun[] {
   const chain = chainOf(family, variant);
@@ -135,7 +135,7 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
   let pending = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    let ch = text[i];
+    const ch = text[i];
     if (code === 0x09 || code === 0x0a) {
       // Control characters are laid out, never drawn: keep them with whatever run is open.
       if (current) buf += ch;
@@ -143,10 +143,7 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
       continue;
     }
     let face: Face | null = current && !current.standard && isNeutral(code) && current.covers(code) ? current : chain.faceFor(code);
-    if (!face) {
-      ch = MISSING_GLYPH;
-      face = familyTtfFace(DEJAVU_SANS, 'normal');
-    }
+    face ??= missingGlyphFace(DEJAVU_SANS.files.normal);
     if (face !== current) {
       if (current && buf) runs.push({ text: buf, face: current });
       current = face;

@@ -1,8 +1,9 @@
 /**
- * Text clean-up before layout: what the PDF can show, one UTF-16 unit per drawn character.
+ * Text clean-up before layout: what the PDF can show, one UTF-16 unit per drawn character (a character beyond the
+ * BMP, two units, is drawn as one box by the missing-glyph face).
  */
 
-/** Drawn in place of a character no bundled font covers (emoji, scripts we ship no font for). */
+/** Stands in for half a surrogate pair (no character at all); the page draws it as any box. */
 export const MISSING_GLYPH = '\u25a1';
 
 /** Word's Symbol/Wingdings bullets arrive as private-use code points; these are their Unicode look-alikes. */
@@ -53,9 +54,10 @@ function needsWork(text: string): boolean {
 }
 
 /**
- * Returns text holding only drawable BMP characters, '\t' and '\n': control characters and zero-width marks
- * removed, CR/CRLF as '\n', composed (NFC) so accented letters stay in the standard fonts, Word's symbol-font
- * bullets mapped to Unicode, characters beyond the BMP (emoji) as MISSING_GLYPH.
+ * Returns text holding only drawable characters, '\t' and '\n': control characters and zero-width marks removed,
+ * CR/CRLF as '\n', composed (NFC) so accented letters stay in the standard fonts, Word's symbol-font bullets mapped
+ * to Unicode, one code point per picture beyond the BMP (emoji; the parts joining it dropped), half a surrogate
+ * pair as MISSING_GLYPH.
  */
 export function cleanText(text: string): string {
   if (!needsWork(text)) return text;
@@ -81,9 +83,10 @@ export function cleanText(text: string): string {
       } else {
         flagOpen = false;
       }
-      if (!joins) out += MISSING_GLYPH;
+      // The picture stays itself (no bundled font has it: the page draws a box, the text layer keeps it).
+      if (!joins) out += ch;
     } else if (cp >= 0xf000 && cp <= 0xf0ff) out += SYMBOL_FONT_CHARS[cp] ?? '\u2022';
-    else if (cp >= 0xe000 && cp <= 0xf8ff) out += MISSING_GLYPH;
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += MISSING_GLYPH; // half a surrogate pair is no character
     else out += ch;
   }
   return out;
