@@ -18,6 +18,7 @@ import { startSweeper, type Sweeper } from './sweeper.js';
 import { TemplateService } from './templates.js';
 import { TokenAccess } from './token-access.js';
 import { BatchService } from '../batch/service.js';
+import { checkHealth, type Health } from './health.js';
 
 export interface Services {
   config: Config;
@@ -33,6 +34,8 @@ export interface Services {
   sweeper: Sweeper;
   /** The absolute base URL (public URL, or the address listened on once known). */
   baseUrl(): string;
+  /** GET /api/health: the store, the file storage and the render queue, each ok or down. */
+  health(): Promise<Health>;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   });
   const resumed = batches ? batches.resume() : 0;
   if (resumed > 0) logger.info(`batches: ${resumed} batch(es) left unfinished by the last run go on`);
+  let closing = false;
   const sweeper = startSweeper(
     documents,
     async () => {
@@ -114,7 +118,9 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     renderer,
     sweeper,
     baseUrl: o.baseUrl,
+    health: () => checkHealth({ database: () => repos.ping(), storage: () => files.ping(), queue: () => !closing }),
     async close() {
+      closing = true;
       sweeper.stop();
       settings.stop();
       // No new batch rows; the ones in flight end with the pool (an `interrupted` one is rendered after a restart).
