@@ -18,6 +18,7 @@ import { optionalDelimiters } from './services/validate.js';
 import { Violations } from './services/errors.js';
 import { BATCH_HELP, batchCommand } from './batch/cli-batch.js';
 import { openDatabase } from './store/open-database.js';
+import { localTemplates } from './store/local.js';
 
 const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
 
@@ -194,7 +195,7 @@ async function importTemplate(config: Config, args: string[]): Promise<void> {
   const [file] = p.positional;
   if (!file) throw new UsageError('import needs FILE (.docx or .json)');
   delimitersFlag(p);
-  const service = new TemplateService(openTemplateStore(config.dataDir), config.limits);
+  const service = new TemplateService(localTemplates(openTemplateStore(config.dataDir)), config.limits);
   const record = await service.create(
     { name: flagString(p, 'name'), delimiters: flagString(p, 'delimiters'), description: flagString(p, 'description') },
     { filename: path.basename(file), bytes: fs.readFileSync(file) },

@@ -9,8 +9,14 @@ import path from 'node:path';
 import { loadConfig, projectRoot, requirePublicUrlBeyondLoopback, type Config, type ConfigOverrides } from './config.js';
 import { createApp } from './http/app.js';
 import { allowedHosts } from './http/guards.js';
-import { openStore } from './store/index.js';
-import { DATABASE_NOT_SERVED, openDatabase } from './store/open-database.js';
+import { openStore, type Store } from './store/index.js';
+import { openDatabase } from './store/open-database.js';
+import type { Repositories } from './store/repositories.js';
+import type { FileStore } from './store/files/file-store.js';
+import { DocumentFiles } from './store/document-files.js';
+import { Layout } from './store/layout.js';
+import { localRepositories } from './store/local.js';
+import { localFileStore } from './store/files/local.js';
 import { loadEngine, useFontsDir } from './services/engine.js';
 import { createRenderer } from './services/render-pool.js';
 import { createServices } from './services/index.js';
@@ -77,16 +83,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
   requirePublicUrlBeyondLoopback(config);
   const logger = createLogger(config.logLevel, options.log ?? ((line) => console.log(line)));
-  if (config.database) {
-    // The team server's start checks run for real (reachable, schema migrated or refused); serving from the
-    // database is not built yet, so the start stops there rather than quietly using the data folder instead.
-    await (await openDatabase(config, logger.info)).close();
-    throw new Error(DATABASE_NOT_SERVED);
-  }
-  if (config.s3) {
-    // Same for object storage: refused rather than files quietly written to the data folder instead.
+  if (config.s3 && !config.database) {
+    // Object storage is served with the team server's database only: the data folder's start-up check of its
+    // documents' files (docs/store.md) reads them on this disk. Refused rather than files quietly kept on disk.
     throw new Error(
-      'docloom: DOCLOOM_S3_BUCKET is set, but the service does not store files in object storage yet (see docs/team-server.md, "What exists so far"). Unset the DOCLOOM_S3_* settings to keep files in the data folder.',
+      'docloom: DOCLOOM_S3_BUCKET is set without DOCLOOM_DATABASE_URL: files in object storage are served only with a PostgreSQL database (see docs/team-server.md). Set DOCLOOM_DATABASE_URL, or unset the DOCLOOM_S3_* settings to keep files in the data folder.',
     );
   }
   // The engine's default is <project>/resources/fonts, which a packaged app does not have: name the configured
@@ -98,9 +99,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Render workers first: they load the engine and warm up (seconds on a busy machine) while the store is opened.
   const startedAt = performance.now();
   const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir }, logger.error);
-  let store: Awaited<ReturnType<typeof openStore>>;
+  // The desktop: the data folder's store (exclusive). The team server: PostgreSQL, files in object storage or in
+  // this instance's data folder (docs/team-server.md).
+  let store: Store | undefined;
+  let repos: Repositories;
+  let files: FileStore;
   try {
-    store = await openStore(config.dataDir, { log: logger.info });
+    if (config.database) {
+      repos = await openDatabase(config, logger.info);
+      files = config.s3
+        ? (await import('./store/files/s3.js')).s3FileStore(config.s3)
+        : localFileStore(new DocumentFiles(new Layout(config.dataDir)));
+    } else {
+      store = await openStore(config.dataDir, { log: logger.info });
+      repos = localRepositories(store);
+      files = localFileStore(store.files);
+    }
   } catch (err) {
     await renderer.close();
     throw err;
@@ -109,10 +123,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const baseUrl = () => config.publicUrl ?? `http://${hostForUrl(config.host)}:${port}`;
   let services;
   try {
-    services = await createServices({ config, store, logger, baseUrl, renderer });
+    services = await createServices({ config, ...(store ? { store } : { team: { repos, files } }), logger, baseUrl, renderer });
   } catch (err) {
     await renderer.close();
-    await store.close();
+    await repos.close();
     throw err;
   }
   const svc = services;
@@ -143,7 +157,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   } catch (err) {
     await svc.close();
-    await store.close();
+    await repos.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(port, config.host, err);
     throw err;
   }
@@ -152,14 +166,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Warm the engine in the background so the first upload or inline render does not pay for loading it.
   void loadEngine().catch((err: unknown) => logger.error(`engine failed to load: ${(err as Error).stack ?? String(err)}`));
 
-  if (config.seedSamples && !store.meta.samples_seeded) {
+  if (config.seedSamples && !(await repos.meta.samplesSeeded())) {
     const seeded = await svc.templates.seed(config.resourcesDir, logger.info).catch((err: unknown) => {
       logger.error(`samples: ${(err as Error).message}`);
       return 0;
     });
     if (seeded > 0) logger.info(`samples: ${seeded} template(s) added`);
     try {
-      store.markSamplesSeeded();
+      await repos.meta.markSamplesSeeded();
     } catch (err) {
       // A full disk: offered again at the next start; the service runs all the same.
       logger.error(`samples: not marked as offered: ${(err as Error).message}`);
@@ -173,12 +187,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     port,
     config,
     createToken: async (name, opts = {}) => {
-      const { record, token } = svc.tokens.create(name, opts.readOnly === true);
+      const { record, token } = await svc.tokens.create(name, opts.readOnly === true);
       return { id: record.id, token };
     },
     revokeToken: async (id) => svc.tokens.revokeIfPresent(id),
-    revokeTokensNamed: async (name) =>
-      svc.tokens.list().filter((t) => t.name === name).filter((t) => svc.tokens.revokeIfPresent(t.id)).length,
+    revokeTokensNamed: async (name) => {
+      let revoked = 0;
+      for (const t of await svc.tokens.list()) if (t.name === name && (await svc.tokens.revokeIfPresent(t.id))) revoked++;
+      return revoked;
+    },
     createSignInCode: () => svc.signIn.create(),
     close: () => {
       closing ??= (async () => {
@@ -189,7 +206,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           setTimeout(() => server.closeAllConnections(), 2_000).unref();
         });
         await svc.close();
-        await store.close();
+        await repos.close();
       })();
       return closing;
     },

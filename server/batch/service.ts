@@ -31,6 +31,9 @@ import { isNoSpace } from '../errors/storage.js';
 import { readRows, scanRows, type RowsLimits } from './rows/index.js';
 import { OutputNames } from './naming.js';
 
+/** What the team server answers for batches (503): they are kept in the data folder only so far. */
+export const BATCHES_NOT_SERVED = 'Batches are not served by the team server yet (DOCLOOM_DATABASE_URL is set); see docs/team-server.md.';
+
 export interface BatchServiceDeps {
   batches: BatchRepository;
   documents: DocumentRepository;
@@ -106,7 +109,7 @@ export class BatchService {
     let file = upload.path;
     try {
       const v = new Violations();
-      const template = this.#template(v, input.template_id);
+      const template = await this.#template(v, input.template_id);
       if (!file) file = await this.#dataFile(v, input.data);
       let outputType = template?.output_filetype ?? 'pdf';
       const requested = optionalString(v, 'output_type', input.output_type);
@@ -252,12 +255,12 @@ export class BatchService {
     }, 1000);
   }
 
-  #template(v: Violations, ref: unknown): TemplateRecord | undefined {
+  async #template(v: Violations, ref: unknown): Promise<TemplateRecord | undefined> {
     if (ref === undefined || ref === null || ref === '') {
       v.add('template_id', 'The template id field is required.');
       return undefined;
     }
-    const t = typeof ref === 'string' || typeof ref === 'number' ? this.deps.templates.find(ref) : undefined;
+    const t = typeof ref === 'string' || typeof ref === 'number' ? await this.deps.templates.find(ref) : undefined;
     if (!t) v.add('template_id', 'The selected template id is invalid.');
     return t;
   }
@@ -322,7 +325,7 @@ export class BatchService {
   }
 
   async #run(b: BatchRecord, signal: AbortSignal): Promise<void> {
-    const template = this.deps.templates.find(b.template_uuid);
+    const template = await this.deps.templates.find(b.template_uuid);
     if (!template) {
       await this.deps.batches.update(b.id, { status: 'failed', error: { code: 'template_missing', message: 'The template was deleted before the batch ran.' }, updated_at: nowIso() });
       return;
@@ -338,6 +341,8 @@ export class BatchService {
     }
     await this.deps.batches.update(b.id, { status: 'processing', done, failed, updated_at: nowIso() });
     const engine = await loadEngine();
+    // Once per batch, not per row: every row renders the same template version.
+    const templatePath = await this.deps.templates.filePath(template);
     const names = new OutputNames({
       pattern: b.output_filename ?? template.output_filename ?? undefined,
       templateName: template.name,
@@ -349,7 +354,7 @@ export class BatchService {
     let fatal: unknown = null;
     const running = new Set<Promise<void>>();
     const one = async (row: number, data: Record<string, unknown>, name: string): Promise<void> => {
-      const outcome = await this.deps.renderer.render(this.#job(b, template, data, name), 'batch', undefined, signal);
+      const outcome = await this.deps.renderer.render(this.#job(b, template, templatePath, data, name), 'batch', undefined, signal);
       if (this.#stopping.has(b.id) || !this.deps.batches.get(b.id)) return;
       if (!outcome.ok && outcome.code === 'interrupted') return; // the service is stopping: rendered again after the restart
       const ok = await this.#record(b, row, name, outcome);
@@ -379,10 +384,10 @@ export class BatchService {
     await this.deps.batches.update(b.id, { status: current.failed > 0 ? 'completed_with_errors' : 'completed', updated_at: nowIso() });
   }
 
-  #job(b: BatchRecord, template: TemplateRecord, data: Record<string, unknown>, name: string): RenderJob {
+  #job(b: BatchRecord, template: TemplateRecord, templatePath: string, data: Record<string, unknown>, name: string): RenderJob {
     return {
       key: `${template.uuid}@${template.version}`,
-      templatePath: this.deps.templates.filePath(template),
+      templatePath,
       kind: template.kind,
       delimiters: template.delimiters,
       data,

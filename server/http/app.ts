@@ -17,6 +17,7 @@ import { miscRoutes, signInRoutes } from './routes/misc.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { templateRoutes } from './routes/templates.js';
 import { batchRoutes } from './routes/batch.js';
+import { healthRoutes } from './routes/health.js';
 import { Profile } from '../services/profile.js';
 
 export interface AppOptions {
@@ -83,6 +84,7 @@ export function createApp(o: AppOptions): Express {
   });
   api.use(openApiRoutes(s));
   api.use(signInRoutes(s, parsers));
+  api.use(healthRoutes(s));
   api.use(signedDownloadRoutes(s));
   api.use(requireToken(s.tokens));
   api.use(documentRoutes(s, parsers));
@@ -104,6 +106,7 @@ export function createApp(o: AppOptions): Express {
       [/^\/batch\/[^/]+\/cancel\/?$/, 'POST'],
       [/^\/preview\/?$/, 'POST'],
       [/^\/info\/?$/, 'GET, HEAD'],
+      [/^\/health\/?$/, 'GET, HEAD'],
       [/^\/settings\/?$/, 'GET, HEAD, PUT'],
       [/^\/tokens\/?$/, 'GET, HEAD, POST'],
       [/^\/tokens\/[^/]+\/?$/, 'DELETE'],

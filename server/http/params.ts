@@ -1,7 +1,7 @@
 /** Path and query parameter helpers shared by the routes. */
 import type { Request, Response } from 'express';
-import fs from 'node:fs';
 import { ServiceError, notFound } from '../services/errors.js';
+import type { FileToSend } from '../services/documents.js';
 
 /** `{id}` as a positive integer; anything else is simply not found (/api/document/abc → 404). */
 export function idParam(req: Request, what: 'Document' | 'Token'): number {
@@ -17,7 +17,9 @@ export function queryString(req: Request, name: string): string | undefined {
 }
 
 /** Streams a file with its type and a Content-Disposition carrying the name (RFC 6266 / 5987 for non-ASCII). */
-export async function sendFile(res: Response, file: { path: string; size: number; filename: string; contentType: string }, disposition: 'attachment' | 'inline' = 'attachment'): Promise<void> {
+export async function sendFile(res: Response, file: FileToSend, disposition: 'attachment' | 'inline' = 'attachment'): Promise<void> {
+  // Opened before any header is set: an object store that fails here answers a plain error, not half a download.
+  const stream = await file.open();
   res.attachment(file.filename);
   // After attachment(), which would set a type from the extension.
   res.setHeader('Content-Type', file.contentType);
@@ -25,7 +27,6 @@ export async function sendFile(res: Response, file: { path: string; size: number
   if (disposition === 'inline') res.setHeader('Content-Disposition', String(res.getHeader('Content-Disposition')).replace(/^attachment/, 'inline'));
   res.setHeader('Cache-Control', 'private, no-store');
   await new Promise<void>((resolve, reject) => {
-    const stream = fs.createReadStream(file.path);
     stream.on('error', (err) => {
       if (!res.headersSent) {
         res.removeHeader('Content-Disposition');

@@ -7,8 +7,9 @@
 import type { DocumentRecord, TemplateRecord } from '../store/index.js';
 import { laravelDate } from '../services/datetime.js';
 import type { SignedLinks } from '../services/links.js';
+import type { CloudCopy } from '../store/files/file-store.js';
 
-function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string | null): Record<string, unknown> {
+function documentJson(doc: DocumentRecord, links: SignedLinks, cloud: CloudCopy | null | undefined, noCloudUrl: string | null): Record<string, unknown> {
   return {
     id: doc.id,
     status: doc.status,
@@ -20,8 +21,8 @@ function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string 
     test: doc.test,
     expires_at: laravelDate(doc.expires_at),
     expired: doc.expired,
-    cloud_id: null,
-    cloud_url: cloudUrl,
+    cloud_id: cloud ? cloud.cloud_id : null,
+    cloud_url: cloud ? cloud.cloud_url : noCloudUrl,
     created_at: laravelDate(doc.created_at),
     updated_at: laravelDate(doc.updated_at),
     // A fresh signature on every read, so the link a client holds is renewed whenever it reads the record.
@@ -37,18 +38,21 @@ function documentJson(doc: DocumentRecord, links: SignedLinks, cloudUrl: string 
   };
 }
 
-/** GET /api/document's items: no cloud copy, so `cloud_url` is null (the list types it nullable). */
-export function documentListJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
-  return documentJson(doc, links, null);
+/**
+ * GET /api/document's items. `cloud` is the document's copy in object storage (docs/team-server.md); without one
+ * `cloud_id` and `cloud_url` are null (the list types `cloud_url` nullable).
+ */
+export function documentListJson(doc: DocumentRecord, links: SignedLinks, cloud?: CloudCopy | null): Record<string, unknown> {
+  return documentJson(doc, links, cloud, null);
 }
 
 /**
  * GET /api/document/{id} (and the create response): the interface types `cloud_url` here as a plain string, so
- * a client that reads it without a null check gets a string. It is empty, not a made-up address: documents live
- * on the user's disk, and `download_url` is the address to fetch them from.
+ * a client that reads it without a null check gets a string. Without a copy in object storage it is empty, not a
+ * made-up address: documents live on the user's disk, and `download_url` is the address to fetch them from.
  */
-export function documentSingleJson(doc: DocumentRecord, links: SignedLinks): Record<string, unknown> {
-  return documentJson(doc, links, '');
+export function documentSingleJson(doc: DocumentRecord, links: SignedLinks, cloud?: CloudCopy | null): Record<string, unknown> {
+  return documentJson(doc, links, cloud, '');
 }
 
 function templateJson(t: TemplateRecord, editable: boolean | null | number): Record<string, unknown> {

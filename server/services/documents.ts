@@ -3,8 +3,10 @@
  * `completed` with pages and size, or `failed` with {code, message} and no file. Statuses pending → processing →
  * completed | failed; `expired` is a separate flag set by the sweeper (or on read, if the sweeper has not run yet).
  */
-import type { DocumentFilter, DocumentRecord, DocumentRepository, DocumentStatus, TemplateRecord } from '../store/index.js';
-import type { DocumentFiles } from '../store/document-files.js';
+import type { Readable } from 'node:stream';
+import type { DocumentFilter, DocumentRecord, DocumentStatus, TemplateRecord } from '../store/index.js';
+import type { DocumentRepo, Page } from '../store/repositories.js';
+import type { CloudCopy, FileStore } from '../store/files/file-store.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -36,8 +38,8 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 export interface DocumentServiceDeps {
-  repo: DocumentRepository;
-  files: DocumentFiles;
+  repo: DocumentRepo;
+  files: FileStore;
   templates: TemplateService;
   renderer: Renderer;
   idempotency: Idempotency;
@@ -57,6 +59,8 @@ export interface CreateContext {
 
 interface ValidRequest {
   template: TemplateRecord;
+  /** The template's file on this machine (TemplateService.filePath), read by the render workers. */
+  templatePath: string;
   data: Record<string, unknown>;
   outputType: string;
   outputFilename?: string;
@@ -69,8 +73,9 @@ interface ValidRequest {
 }
 
 export interface FileToSend {
-  path: string;
   size: number;
+  /** The file's bytes (from the data folder or the bucket). */
+  open(): Promise<Readable>;
   filename: string;
   contentType: string;
 }
@@ -84,7 +89,7 @@ export class DocumentService {
 
   /** Marks documents a previous run left unfinished as failed (their data was only in memory). */
   async recoverInterrupted(): Promise<number> {
-    const left = this.deps.repo.unfinished();
+    const left = await this.deps.repo.unfinished();
     for (const doc of left) {
       // In memory at once; on a full disk the shard is written by a later write (the service still starts).
       await this.deps.repo.update(doc.id, {
@@ -130,7 +135,7 @@ export class DocumentService {
     }
     // A new async document is answered as it was accepted (`pending`), even if a worker has picked it up since;
     // a repeat answers the record as it is now.
-    const document = accepted && req.async ? accepted : this.get(outcome.documentId);
+    const document = accepted && req.async ? accepted : await this.get(outcome.documentId);
     profile?.mark('idempotency');
     return { status: outcome.status === 202 ? 202 : 201, document };
   }
@@ -138,13 +143,14 @@ export class DocumentService {
   /** Renders without keeping anything (the GUI's live preview). */
   async preview(input: Record<string, unknown>): Promise<Uint8Array> {
     const v = new Violations();
-    const template = this.#template(v, input.template_id);
+    const template = await this.#template(v, input.template_id);
     const data = requiredDataObject(v, input.data, this.deps.dataDepth);
     const test = optionalFlag(v, 'test', input.test) ?? false;
     const locale = optionalLocale(v, input.locale) ?? null;
     v.throwIfAny();
-    await this.#grammar.assertCompiles(template!, this.deps.templates.filePath(template!));
-    const job = this.#job(template!, data!, { test, password: null, locale, title: template!.name, output: 'pdf', editableCopy: false });
+    const templatePath = await this.deps.templates.filePath(template!);
+    await this.#grammar.assertCompiles(template!, templatePath);
+    const job = this.#job(template!, templatePath, data!, { test, password: null, locale, title: template!.name, output: 'pdf', editableCopy: false });
     const outcome = await this.deps.renderer.render(job, 'interactive');
     if (outcome.ok) return outcome.bytes;
     if (outcome.internal) {
@@ -154,26 +160,40 @@ export class DocumentService {
     throw validationError({ [outcome.field ? `data.${outcome.field}` : 'data']: [outcome.message] });
   }
 
-  get(id: number): DocumentRecord {
-    const doc = this.deps.repo.get(id);
+  async get(id: number): Promise<DocumentRecord> {
+    const doc = await this.deps.repo.get(id);
     if (!doc) throw notFound('Document');
     this.#expireIfDue(doc);
     return doc;
   }
 
-  list(filter: DocumentFilter, offset: number, limit: number): { total: number; items: DocumentRecord[] } {
+  list(filter: DocumentFilter, offset: number, limit: number): Promise<Page<DocumentRecord>> {
     return this.deps.repo.list(filter, offset, limit);
   }
 
+  /** True when files are kept in object storage, so documents carry cloud fields (cloud()). */
+  get hasCloud(): boolean {
+    return this.deps.files.kind !== 'local';
+  }
+
+  /**
+   * The interface's cloud fields (CONTRACT.md §cloud): the object's key and a GET address for a completed,
+   * unexpired document whose files are in object storage; null otherwise (the data folder has no cloud copy).
+   */
+  async cloud(doc: DocumentRecord): Promise<CloudCopy | null> {
+    if (!this.hasCloud || doc.status !== 'completed' || doc.expired === 1) return null;
+    return this.deps.files.cloud(doc.id, doc.output_type, doc.expires_at);
+  }
+
   async remove(id: number): Promise<void> {
-    const doc = this.deps.repo.get(id);
+    const doc = await this.deps.repo.get(id);
     if (!doc) throw notFound('Document');
     // The record's removal is durable before the files go (a crash in between leaves orphans, removed at start).
     try {
       await this.deps.repo.remove(id);
     } catch (err) {
       // Not written (a full disk): the record stays, in memory as on disk, and so do its files.
-      if (!this.deps.repo.get(id)) await this.deps.repo.insert(doc, false);
+      if (!(await this.deps.repo.get(id))) await this.deps.repo.insert(doc, false);
       throw err;
     }
     await this.deps.files.remove(id, doc.output_type);
@@ -181,18 +201,18 @@ export class DocumentService {
 
   /** The file behind a download: 410 once expired, 409 while it is not (or never will be) there. */
   async file(id: number, variant: 'output' | 'editable'): Promise<FileToSend> {
-    const doc = this.get(id);
+    const doc = await this.get(id);
     if (doc.expired === 1) throw new ServiceError('gone', 'Document has expired.');
     if (doc.status === 'failed') throw new ServiceError('conflict', 'The document failed to render, so it has no file.');
     if (doc.status !== 'completed') throw new ServiceError('conflict', `The document is not ready yet (status: ${doc.status}).`);
     if (variant === 'editable' && !doc.has_editable) throw new ServiceError('not_found', 'The document has no editable copy.');
     const ext = variant === 'editable' ? 'docx' : doc.output_type;
-    const found = await this.deps.files.stat(id, ext, variant);
+    const found = await this.deps.files.open(id, ext, variant);
     if (!found) throw new ServiceError('gone', 'Document has expired.');
     const base = (doc.output_filename ?? `document-${doc.id}.${doc.output_type}`).replace(/\.[^.]+$/, '');
     return {
-      path: found.path,
       size: found.size,
+      open: () => found.stream(),
       filename: `${base}.${ext}`,
       contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream',
     };
@@ -200,7 +220,7 @@ export class DocumentService {
 
   /** Expires every due document: files deleted, `expired: 1`. Returns how many. */
   async sweep(now = Date.now()): Promise<number> {
-    const due = this.deps.repo.dueForExpiry(now);
+    const due = await this.deps.repo.dueForExpiry(now);
     await Promise.all(due.map((doc) => this.#expire(doc)));
     return due.length;
   }
@@ -225,19 +245,19 @@ export class DocumentService {
     await this.deps.files.remove(doc.id, doc.output_type);
   }
 
-  #template(v: Violations, ref: unknown): TemplateRecord | undefined {
+  async #template(v: Violations, ref: unknown): Promise<TemplateRecord | undefined> {
     if (ref === undefined || ref === null || ref === '') {
       v.add('template_id', 'The template id field is required.');
       return undefined;
     }
-    const template = typeof ref === 'string' || typeof ref === 'number' ? this.deps.templates.find(ref) : undefined;
+    const template = typeof ref === 'string' || typeof ref === 'number' ? await this.deps.templates.find(ref) : undefined;
     if (!template) v.add('template_id', 'The selected template id is invalid.');
     return template;
   }
 
   async #validate(input: Record<string, unknown>, profile?: Profile): Promise<ValidRequest> {
     const v = new Violations();
-    const template = this.#template(v, input.template_id);
+    const template = await this.#template(v, input.template_id);
     profile?.mark('template_lookup');
     // Rows per list, images and the like are the render's to check (a `failed` document naming the limit): it
     // knows which lists the template repeats, and the data's shape is all that is validated here.
@@ -257,10 +277,12 @@ export class DocumentService {
     const isAsync = optionalFlag(v, 'async', input.async);
     v.throwIfAny();
     // A stored template whose tags the current template language refuses: 422 with each tag located.
-    await this.#grammar.assertCompiles(template!, this.deps.templates.filePath(template!));
+    const templatePath = await this.deps.templates.filePath(template!);
+    await this.#grammar.assertCompiles(template!, templatePath);
     profile?.mark('validate');
     return {
       template: template!,
+      templatePath,
       data: data!,
       outputType,
       outputFilename: outputFilename?.trim() ? outputFilename : undefined,
@@ -284,12 +306,13 @@ export class DocumentService {
 
   #job(
     template: TemplateRecord,
+    templatePath: string,
     data: Record<string, unknown>,
     o: { test: boolean; password: string | null; locale: string | null; title: string; output: 'pdf' | 'docx'; editableCopy: boolean; profile?: Profile },
   ): RenderJob {
     const job: RenderJob = {
       key: `${template.uuid}@${template.version}`,
-      templatePath: this.deps.templates.filePath(template),
+      templatePath,
       kind: template.kind,
       delimiters: template.delimiters,
       data,
@@ -310,7 +333,7 @@ export class DocumentService {
     const filename = await this.#outputFilename(req);
     profile?.mark('filename');
     const doc: DocumentRecord = {
-      id: this.deps.repo.nextId(),
+      id: await this.deps.repo.nextId(),
       status: req.async ? 'pending' : 'processing',
       output_filename: filename,
       output_type: req.outputType,
@@ -352,7 +375,7 @@ export class DocumentService {
   async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile): Promise<void> {
     const title = doc.output_filename!.replace(/\.[^.]+$/, '');
     try {
-      const job = this.#job(req.template, req.data, {
+      const job = this.#job(req.template, req.templatePath, req.data, {
         test: req.test,
         password: req.password,
         locale: req.locale,
@@ -361,9 +384,13 @@ export class DocumentService {
         editableCopy: req.editable && req.outputType === 'pdf' && req.template.kind === 'docx',
         profile,
       });
+      // An async document says `processing` once a worker takes it. With a shared database that write is a round
+      // trip of its own: the outcome waits for it, so a late `processing` can never overwrite `completed`.
+      let started: Promise<unknown> | undefined;
       const outcome = await this.deps.renderer.render(job, priority, () => {
-        if (doc.status === 'pending') void this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false);
+        if (doc.status === 'pending') started = this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false).catch(() => undefined);
       });
+      if (started) await started;
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
       if (!outcome.ok) {
         if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
@@ -391,7 +418,7 @@ export class DocumentService {
    * next start checks against the files, and files without a completed record, removed at start.
    */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
-    if (!this.deps.repo.get(doc.id)) return; // deleted while rendering
+    if (!(await this.deps.repo.get(doc.id))) return; // deleted while rendering
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
       output.durable.catch(() => undefined);
@@ -418,7 +445,7 @@ export class DocumentService {
     await this.deps.files.remove(doc.id, doc.output_type).catch((err: unknown) => {
       this.deps.log(`document ${doc.id}: files not removed: ${err instanceof Error ? err.message : String(err)}`);
     });
-    if (!this.deps.repo.get(doc.id)) return;
+    if (!(await this.deps.repo.get(doc.id))) return;
     await this.deps.repo.update(doc.id, { status: 'failed', error: { code, message }, updated_at: nowIso() });
   }
 }

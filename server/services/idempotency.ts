@@ -4,7 +4,7 @@
  * 24 hours (store/idempotency.ts keeps them across restarts).
  */
 import crypto from 'node:crypto';
-import type { IdempotencyLog } from '../store/idempotency.js';
+import type { IdempotencyRepo } from '../store/repositories.js';
 import { ServiceError, validationError } from './errors.js';
 
 export interface Replay {
@@ -15,7 +15,7 @@ export interface Replay {
 export class Idempotency {
   readonly #inFlight = new Map<string, string>();
 
-  constructor(private readonly log: IdempotencyLog) {}
+  constructor(private readonly log: IdempotencyRepo) {}
 
   static hash(body: unknown): string {
     return crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex');
@@ -35,14 +35,22 @@ export class Idempotency {
     if (running !== undefined) {
       throw new ServiceError('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.');
     }
-    const done = this.log.get(key);
+    // Marked in flight before the stored outcome is read, so a second request arriving meanwhile answers 409.
+    this.#inFlight.set(key, bodyHash);
+    let done;
+    try {
+      done = await this.log.get(key);
+    } catch (err) {
+      this.#inFlight.delete(key);
+      throw err;
+    }
     if (done) {
+      this.#inFlight.delete(key);
       if (done.hash !== bodyHash) {
         throw validationError({ idempotency_key: ['This Idempotency-Key was already used with a different request.'] });
       }
       return { status: done.status, documentId: done.document_id, replayed: true };
     }
-    this.#inFlight.set(key, bodyHash);
     try {
       const outcome = await work();
       await this.log.put({ key, hash: bodyHash, status: outcome.status, document_id: outcome.documentId, at: Date.now() });

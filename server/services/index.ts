@@ -2,6 +2,10 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
+import type { Repositories } from '../store/repositories.js';
+import type { FileStore } from '../store/files/file-store.js';
+import { localRepositories } from '../store/local.js';
+import { localFileStore } from '../store/files/local.js';
 import { DocumentService } from './documents.js';
 import { Idempotency } from './idempotency.js';
 import { SignedLinks } from './links.js';
@@ -12,28 +16,35 @@ import { SettingsService } from './settings.js';
 import { SignInCodes } from './signin.js';
 import { startSweeper, type Sweeper } from './sweeper.js';
 import { TemplateService } from './templates.js';
-import { TokenService } from './tokens.js';
+import { TokenAccess } from './token-access.js';
 import { BatchService } from '../batch/service.js';
+import { checkHealth, type Health } from './health.js';
 
 export interface Services {
   config: Config;
-  tokens: TokenService;
+  tokens: TokenAccess;
   signIn: SignInCodes;
   templates: TemplateService;
   documents: DocumentService;
-  batches: BatchService;
+  /** Absent on the team server (batches are kept in the data folder only so far). */
+  batches?: BatchService;
   links: SignedLinks;
   settings: SettingsService;
   renderer: Renderer;
   sweeper: Sweeper;
   /** The absolute base URL (public URL, or the address listened on once known). */
   baseUrl(): string;
+  /** GET /api/health: the store, the file storage and the render queue, each ok or down. */
+  health(): Promise<Health>;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   config: Config;
-  store: Store;
+  /** The data folder's store (the desktop): its repositories, its files, its batches. */
+  store?: Store;
+  /** Or the team server's: records in PostgreSQL (store/pg/), files on disk or in object storage (store/files/). */
+  team?: { repos: Repositories; files: FileStore };
   logger: Logger;
   baseUrl: () => string;
   /** Render workers started earlier (startServer starts them before opening the store, so they warm meanwhile). */
@@ -41,27 +52,35 @@ export interface ServiceOptions {
 }
 
 export async function createServices(o: ServiceOptions): Promise<Services> {
-  const { config, store, logger } = o;
-  const tokens = new TokenService(store.tokens);
+  const { config, logger } = o;
+  const store = o.store;
+  if (!store && !o.team) throw new Error('createServices needs a store or the team server\'s repositories');
+  const repos = store ? localRepositories(store) : o.team!.repos;
+  const files = store ? localFileStore(store.files) : o.team!.files;
+  // Several instances may share a database: what one instance keeps only in memory the others cannot see.
+  const shared = repos.backend !== 'local';
+  const tokens = new TokenAccess(repos.tokens);
   // Imports run in their own worker thread whenever renders do (renderWorkers > 0), inline otherwise.
   const importer = createImporter(config.renderWorkers > 0, logger.error);
-  const templates = new TemplateService(store.templates, config.limits, importer);
+  const templates = new TemplateService(repos.templates, config.limits, importer);
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
-  const settings = new SettingsService(store.settings, { allow_private_network: config.allowPrivateNetwork });
+  const settings = await SettingsService.open(repos.settings, { allow_private_network: config.allowPrivateNetwork }, shared);
   const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   const documents = new DocumentService({
-    repo: store.documents,
-    files: store.files,
+    repo: repos.documents,
+    files,
     templates,
     renderer,
-    idempotency: new Idempotency(store.idempotency),
+    idempotency: new Idempotency(repos.idempotency),
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
     dataDepth: config.limits.dataDepth,
   });
-  const interrupted = await documents.recoverInterrupted();
+  // On a shared database the unfinished documents may be another running instance's: they are left alone until
+  // the durable job queue with leases exists (docs/team-server.md).
+  const interrupted = shared ? 0 : await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
-  const batches = new BatchService({
+  const batches = store && new BatchService({
     batches: store.batches,
     documents: store.documents,
     files: store.files,
@@ -74,14 +93,15 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
   });
-  const resumed = batches.resume();
+  const resumed = batches ? batches.resume() : 0;
   if (resumed > 0) logger.info(`batches: ${resumed} batch(es) left unfinished by the last run go on`);
+  let closing = false;
   const sweeper = startSweeper(
     documents,
-    () => {
-      store.idempotency.prune();
+    async () => {
+      await repos.idempotency.prune();
       // Sign-in tokens idle past their lifetime already fail to authenticate; this removes them from the list.
-      tokens.pruneSignInTokens();
+      await tokens.pruneSignInTokens();
     },
     config.sweepIntervalSeconds,
     logger.info,
@@ -93,19 +113,22 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     templates,
     documents,
     batches,
-    links: new SignedLinks(store.secret, o.baseUrl, config.downloadLinkMinutes),
+    links: new SignedLinks(repos.meta.secret, o.baseUrl, config.downloadLinkMinutes),
     settings,
     renderer,
     sweeper,
     baseUrl: o.baseUrl,
+    health: () => checkHealth({ database: () => repos.ping(), storage: () => files.ping(), queue: () => !closing }),
     async close() {
+      closing = true;
       sweeper.stop();
+      settings.stop();
       // No new batch rows; the ones in flight end with the pool (an `interrupted` one is rendered after a restart).
-      batches.stop();
+      batches?.stop();
       // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
       await renderer.close();
       await documents.drain();
-      await batches.drain();
+      await batches?.drain();
       await importer.close();
     },
   };

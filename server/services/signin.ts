@@ -5,7 +5,8 @@
  * along and it is revoked, so reloading sign-in links never piles credentials up. Codes live in memory only.
  */
 import crypto from 'node:crypto';
-import { randomString, type TokenService } from './tokens.js';
+import { randomString } from './tokens.js';
+import type { TokenAccess } from './token-access.js';
 import { validationError } from './errors.js';
 
 export const SIGN_IN_CODE_MINUTES = 10;
@@ -15,7 +16,7 @@ export class SignInCodes {
   /** SHA-256 of the code → expiry (epoch ms). */
   readonly #codes = new Map<string, number>();
 
-  constructor(private readonly tokens: TokenService) {}
+  constructor(private readonly tokens: TokenAccess) {}
 
   create(): string {
     this.#prune();
@@ -28,7 +29,7 @@ export class SignInCodes {
    * Trades a code for a new window sign-in; the code stops working whatever the outcome. `previous` is the
    * bearer the window held until now, if any: when it is a window sign-in it is revoked (an API token never is).
    */
-  exchange(code: unknown, previous?: string): string {
+  async exchange(code: unknown, previous?: string): Promise<string> {
     const invalid = validationError({ code: ['The sign-in code is invalid or has expired.'] });
     if (typeof code !== 'string' || code.length === 0 || code.length > 200) {
       if (code === undefined || code === '') throw validationError({ code: ['The code field is required.'] });
@@ -38,10 +39,10 @@ export class SignInCodes {
     const expires = this.#codes.get(key);
     this.#codes.delete(key);
     if (expires === undefined || expires < Date.now()) throw invalid;
-    const { token } = this.tokens.create(GUI_TOKEN_NAME, false, 'sign-in');
-    const old = previous ? this.tokens.verify(previous) : null;
-    if (old?.window) this.tokens.revokeWindowSignIn(old.tokenId);
-    this.tokens.pruneSignInTokens();
+    const { token } = await this.tokens.create(GUI_TOKEN_NAME, false, 'sign-in');
+    const old = previous ? await this.tokens.verify(previous) : null;
+    if (old?.window) await this.tokens.revokeWindowSignIn(old.tokenId);
+    await this.tokens.pruneSignInTokens();
     return token;
   }
 

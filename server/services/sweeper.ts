@@ -10,13 +10,13 @@ export interface Sweeper {
   stop(): void;
 }
 
-export function startSweeper(documents: DocumentService, extra: () => void, intervalSeconds: number, log: (line: string) => void): Sweeper {
+export function startSweeper(documents: DocumentService, extra: () => Promise<void>, intervalSeconds: number, log: (line: string) => void): Sweeper {
   let running: Promise<number> | null = null;
   const runOnce = (): Promise<number> => {
     running ??= (async () => {
       try {
         const n = await documents.sweep();
-        extra();
+        await extra();
         if (n > 0) log(`sweeper: ${n} document${n === 1 ? '' : 's'} expired`);
         return n;
       } catch (err) {

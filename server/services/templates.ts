@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../config.js';
 import type { ImportWarning, TemplateError } from '../engine/model/types.js';
-import type { TemplateKind, TemplateRecord, TemplateRepository } from '../store/index.js';
+import type { TemplateKind, TemplateRecord } from '../store/index.js';
+import type { Page, TemplateRepo } from '../store/repositories.js';
 import { nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import { createImporter, type Importer } from './import-jobs.js';
@@ -99,35 +100,36 @@ export function templateErrorsResponse(errors: TemplateError[], total = errors.l
 
 export class TemplateService {
   constructor(
-    private readonly repo: TemplateRepository,
+    private readonly repo: TemplateRepo,
     private readonly limits: TemplateLimits = DEFAULT_LIMITS,
     /** Where files are read and compiled: the import worker, or inline (the default). */
     private readonly importer: Importer = createImporter(false, () => undefined),
   ) {}
 
-  get(uuid: string): TemplateRecord {
-    const record = this.repo.getByUuid(uuid);
+  async get(uuid: string): Promise<TemplateRecord> {
+    const record = await this.repo.getByUuid(uuid);
     if (!record) throw notFound('Template');
     return record;
   }
 
   /** By uuid, or by the integer id documents carry. */
-  find(ref: string | number): TemplateRecord | undefined {
+  find(ref: string | number): Promise<TemplateRecord | undefined> {
     if (typeof ref === 'number' || /^\d{1,15}$/.test(ref)) return this.repo.getById(Number(ref));
     return this.repo.getByUuid(ref);
   }
 
-  list(name: string | undefined, offset: number, limit: number): { total: number; items: TemplateRecord[] } {
+  list(name: string | undefined, offset: number, limit: number): Promise<Page<TemplateRecord>> {
     return this.repo.list({ name, offset, limit });
   }
 
-  file(uuid: string): { record: TemplateRecord; bytes: Buffer } {
-    const record = this.get(uuid);
-    return { record, bytes: this.repo.readFile(record) };
+  async file(uuid: string): Promise<{ record: TemplateRecord; bytes: Buffer }> {
+    const record = await this.get(uuid);
+    return { record, bytes: await this.repo.readFile(record) };
   }
 
-  filePath(record: TemplateRecord): string {
-    return this.repo.filePath(record);
+  /** A path on this machine holding the version's file (the render workers read and cache templates by path). */
+  filePath(record: TemplateRecord): Promise<string> {
+    return this.repo.localFile(record);
   }
 
   async create(input: Record<string, unknown>, file: UploadedFile | undefined, extra: { sampleData?: Record<string, unknown> } = {}): Promise<TemplateRecord> {
@@ -172,7 +174,7 @@ export class TemplateService {
   }
 
   async update(uuid: string, input: Record<string, unknown>, file: UploadedFile | undefined): Promise<TemplateRecord> {
-    const current = this.get(uuid);
+    const current = await this.get(uuid);
     const v = new Violations();
     const kind = file ? this.#kindOf(file) : current.kind;
     const settings = this.#settings(v, input, kind, false);
@@ -184,7 +186,7 @@ export class TemplateService {
     const delimitersChanged = delimiters[0] !== current.delimiters[0] || delimiters[1] !== current.delimiters[1];
     if (file || delimitersChanged) {
       // A new file, or the same file read with other delimiters: check it again; it is a new version.
-      const compiled = await this.#import(kind, file ? file.bytes : this.repo.readFile(current), delimiters);
+      const compiled = await this.#import(kind, file ? file.bytes : await this.repo.readFile(current), delimiters);
       Object.assign(patch, {
         kind,
         version: current.version + 1,
@@ -203,17 +205,17 @@ export class TemplateService {
           ...(current.import_warnings ?? []).filter((w) => w.code !== 'no_tags_found'),
         ];
       }
-      const updated = this.repo.update(uuid, patch, compiled.bytes);
+      const updated = await this.repo.update(uuid, patch, compiled.bytes);
       if (!updated) throw notFound('Template');
       return updated;
     }
-    const updated = this.repo.update(uuid, patch);
+    const updated = await this.repo.update(uuid, patch);
     if (!updated) throw notFound('Template');
     return updated;
   }
 
-  remove(uuid: string): void {
-    if (!this.repo.remove(uuid)) throw notFound('Template');
+  async remove(uuid: string): Promise<void> {
+    if (!(await this.repo.remove(uuid))) throw notFound('Template');
   }
 
   /**

@@ -66,24 +66,70 @@ export interface Caller {
   window: boolean;
 }
 
-export class TokenService {
-  constructor(private readonly repo: TokenRepository) {}
-
-  create(name: unknown, readOnly: unknown = false, source?: TokenRecord['source']): { record: TokenRecord; token: string } {
-    const v = new Violations();
-    if (typeof name !== 'string' || name.trim() === '') v.add('name', 'The name field is required.');
-    else if (name.length > 255) v.add('name', 'The name field must not be greater than 255 characters.');
-    const ro = parseFlag(readOnly);
-    if (ro === undefined) v.add('read_only', 'The read only field must be true or false.');
-    v.throwIfAny();
-    const secret = randomString(40);
-    const record = this.repo.create({
+/** A new token's record (without id) and its secret part, the name and read-only flag validated. */
+export function newToken(name: unknown, readOnly: unknown, source?: TokenRecord['source']): { input: Omit<TokenRecord, 'id'>; secret: string } {
+  const v = new Violations();
+  if (typeof name !== 'string' || name.trim() === '') v.add('name', 'The name field is required.');
+  else if (name.length > 255) v.add('name', 'The name field must not be greater than 255 characters.');
+  const ro = parseFlag(readOnly);
+  if (ro === undefined) v.add('read_only', 'The read only field must be true or false.');
+  v.throwIfAny();
+  const secret = randomString(40);
+  return {
+    input: {
       name: (name as string).trim(),
       hash: sha256(secret).toString('hex'),
       read_only: ro === true,
       created_at: nowIso(),
       ...(source ? { source } : {}),
-    });
+    },
+    secret,
+  };
+}
+
+/** The id a bearer names and the hash of its secret part; null when it is not shaped like a token. */
+export function parseBearer(bearer: string): { id: number; given: Buffer } | null {
+  const bar = bearer.indexOf('|');
+  if (bar <= 0) return null;
+  const idText = bearer.slice(0, bar);
+  if (!/^\d{1,15}$/.test(idText)) return null;
+  return { id: Number(idText), given: sha256(bearer.slice(bar + 1)) };
+}
+
+/**
+ * What a presented token amounts to: refused (wrong secret), idle too long (to be removed), or accepted, with
+ * `touch` set when its last use is to be recorded.
+ */
+export function judgeToken(record: TokenRecord, given: Buffer, now: number): { verdict: 'refused' | 'idle' } | { verdict: 'ok'; caller: Caller; touch: boolean } {
+  const stored = Buffer.from(record.hash, 'hex');
+  if (stored.length !== given.length || !crypto.timingSafeEqual(given, stored)) return { verdict: 'refused' };
+  if (idleTooLong(record, now)) return { verdict: 'idle' };
+  const window = isWindowSignIn(record);
+  const resolution = window ? WINDOW_LAST_USED_RESOLUTION_MS : LAST_USED_RESOLUTION_MS;
+  const touch = record.last_used_at === undefined || Date.parse(record.last_used_at) < now - resolution;
+  return { verdict: 'ok', caller: { tokenId: record.id, name: record.name, readOnly: record.read_only, window }, touch };
+}
+
+/** The window sign-ins' lifetime (see WINDOW_SIGN_IN_IDLE_HOURS) as a removeWhere predicate. */
+export function expiredSignIn(now: number): (t: TokenRecord, all: readonly TokenRecord[]) => boolean {
+  return (t, all) => {
+    if (!isWindowSignIn(t)) return false;
+    if (idleTooLong(t, now)) return true;
+    const newer = all.filter((o) => isWindowSignIn(o) && o !== t && (lastActive(o) > lastActive(t) || (lastActive(o) === lastActive(t) && o.id > t.id)));
+    return newer.length >= WINDOW_SIGN_INS_KEPT;
+  };
+}
+
+/**
+ * Tokens over the data folder's token file, synchronously: the CLI's `token` commands, which run beside a service.
+ * The service itself uses TokenAccess (services/token-access.ts), the same rules over either store backend.
+ */
+export class TokenService {
+  constructor(private readonly repo: TokenRepository) {}
+
+  create(name: unknown, readOnly: unknown = false, source?: TokenRecord['source']): { record: TokenRecord; token: string } {
+    const { input, secret } = newToken(name, readOnly, source);
+    const record = this.repo.create(input);
     return { record, token: `${record.id}|${secret}` };
   }
 
@@ -95,53 +141,28 @@ export class TokenService {
     if (!this.repo.remove(id)) throw notFound('Token');
   }
 
-  /** Revokes a token if it still exists (the desktop shell's window token at stop); false when it did not. */
+  /** Revokes a token if it still exists; false when it did not. */
   revokeIfPresent(id: number): boolean {
     return Number.isInteger(id) && this.repo.remove(id);
   }
 
-  /** Revokes a window sign-in; false when `id` is not one (an API token is never revoked this way). */
-  revokeWindowSignIn(id: number): boolean {
-    const record = this.repo.get(id);
-    return record !== undefined && isWindowSignIn(record) && this.repo.remove(id);
-  }
-
-  /** Applies the window sign-ins' lifetime (see WINDOW_SIGN_IN_IDLE_HOURS); returns how many were removed. */
-  pruneSignInTokens(now = Date.now()): number {
-    return this.repo.removeWhere((t, all) => {
-      if (!isWindowSignIn(t)) return false;
-      if (idleTooLong(t, now)) return true;
-      const newer = all.filter((o) => isWindowSignIn(o) && o !== t && (lastActive(o) > lastActive(t) || (lastActive(o) === lastActive(t) && o.id > t.id)));
-      return newer.length >= WINDOW_SIGN_INS_KEPT;
-    });
-  }
-
   /** The caller behind a bearer token, or null. Never throws for malformed input. */
   verify(bearer: string): Caller | null {
-    const bar = bearer.indexOf('|');
-    if (bar <= 0) return null;
-    const idText = bearer.slice(0, bar);
-    if (!/^\d{1,15}$/.test(idText)) return null;
-    const record = this.repo.get(Number(idText));
-    if (!record) return null;
-    const given = sha256(bearer.slice(bar + 1));
-    const stored = Buffer.from(record.hash, 'hex');
-    if (stored.length !== given.length || !crypto.timingSafeEqual(given, stored)) return null;
+    const parsed = parseBearer(bearer);
+    const record = parsed && this.repo.get(parsed.id);
+    if (!parsed || !record) return null;
     const now = Date.now();
-    const window = isWindowSignIn(record);
-    if (idleTooLong(record, now)) {
-      this.repo.remove(record.id);
-      return null;
-    }
-    const resolution = window ? WINDOW_LAST_USED_RESOLUTION_MS : LAST_USED_RESOLUTION_MS;
-    if (record.last_used_at === undefined || Date.parse(record.last_used_at) < now - resolution) {
+    const judged = judgeToken(record, parsed.given, now);
+    if (judged.verdict === 'idle') this.repo.remove(record.id);
+    if (judged.verdict !== 'ok') return null;
+    if (judged.touch) {
       try {
         this.repo.touch(record.id, new Date(now).toISOString());
       } catch {
         // Best effort (a full disk): the request is served all the same; the next use tries again.
       }
     }
-    return { tokenId: record.id, name: record.name, readOnly: record.read_only, window };
+    return judged.caller;
   }
 }
 

@@ -54,6 +54,11 @@ export class DocumentFiles {
     this.#layout = layout;
   }
 
+  /** Resolves when the data folder holding the files is readable and writable. */
+  ping(): Promise<void> {
+    return fs.promises.access(this.#layout.dataDir, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
   path(id: number, ext: string, variant: FileVariant = 'output'): string {
     return this.#layout.documentFile(id, ext, variant === 'editable' ? 'editable' : '');
   }

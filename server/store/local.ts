@@ -3,6 +3,7 @@
  * are — lowdb files, the documents' record logs, the idempotency log — each call passed through unchanged. Only
  * the signatures change (a value becomes a resolved promise); what is written, when, and how durably stays theirs.
  */
+import fs from 'node:fs';
 import { openStore, type Store } from './index.js';
 import type { DocumentRepo, IdempotencyRepo, MetaRepo, Repositories, SettingsRepo, TemplateRepo, TokenRepo } from './repositories.js';
 import type { TokenRepository } from './tokens.js';
@@ -95,6 +96,7 @@ export function localRepositories(store: Store): Repositories {
     documents: localDocuments(store.documents),
     idempotency: localIdempotency(store.idempotency),
     settings: localSettings(store.settings),
+    ping: () => fs.promises.access(store.dataDir, fs.constants.R_OK | fs.constants.W_OK),
     close: () => store.close(),
   };
 }

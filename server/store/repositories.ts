@@ -128,6 +128,8 @@ export interface Repositories {
   readonly documents: DocumentRepo;
   readonly idempotency: IdempotencyRepo;
   readonly settings: SettingsRepo;
+  /** Resolves when the store answers (GET /api/health): the data folder is writable, the database answers a query. */
+  ping(): Promise<void>;
   /** Waits for pending writes and releases the store (the data folder's lock, the database's connections). */
   close(): Promise<void>;
 }

@@ -95,6 +95,8 @@ export interface ErrorSet {
   notFound?: string[];
   /** The route validates input: 422 with these example messages. */
   validation?: { message: string; errors: Record<string, string[]> };
+  /** The route is not served in some set-ups (batches on the team server): 503 with these messages. */
+  unavailable?: string[];
 }
 
 /** The error responses a route can give, Laravel-shaped (CONTRACT.md §2), from the catalogue's statuses. */
@@ -114,6 +116,7 @@ export function standardErrors(set: ErrorSet): Record<string, ResponseObject> {
   }
   if (set.validation) out['422'] = errorResponse('validation', [set.validation.message], set.validation.errors);
   out['500'] = errorResponse('server_error', ['Server error.']);
+  if (set.unavailable) out['503'] = errorResponse('service_unavailable', set.unavailable);
   if (set.stores) out['507'] = errorResponse('insufficient_storage', ["There is no space left for docloom's data. Free some space and try again."]);
   return out;
 }

@@ -58,7 +58,7 @@ function documentSchema(cloudUrl: Schema, description: string): Schema {
       test: { ...int01, description: '1 = a "TEST DOCUMENT" watermark on every page.' },
       expires_at: { ...laravelDate, description: '`created_at` + the expiration in minutes.' },
       expired: { ...int01, description: '1 once `expires_at` has passed and the files are deleted.' },
-      cloud_id: { type: ['string', 'null'], description: "Typed as the interface types it; null, as documents live on this computer's disk." },
+      cloud_id: { type: ['string', 'null'], description: "The output's object key when files are kept in S3-compatible storage (the team server's DOCLOOM_S3_BUCKET) and the document is completed and not expired; null otherwise (the desktop keeps documents on this computer's disk)." },
       cloud_url: cloudUrl,
       created_at: laravelDate,
       updated_at: laravelDate,
@@ -78,10 +78,10 @@ function documentSchema(cloudUrl: Schema, description: string): Schema {
 
 const schemas: Record<string, Schema> = {
   Document: documentSchema(
-    { type: 'string', description: 'A plain string in the single-document response, as the interface types it: `""`, as there is no cloud copy (fetch `download_url`).' },
+    { type: 'string', description: 'A plain string in the single-document response, as the interface types it: a presigned GET of the object (or DOCLOOM_S3_PUBLIC_BASE_URL + key) when `cloud_id` is set, else `""` (fetch `download_url`).' },
     'A document (GET /api/document/{id} and the create response).',
   ),
-  DocumentListItem: documentSchema({ type: ['string', 'null'], description: 'null in the list, as there is no cloud copy.' }, 'A document in GET /api/document.'),
+  DocumentListItem: documentSchema({ type: ['string', 'null'], description: 'A presigned GET of the object (or DOCLOOM_S3_PUBLIC_BASE_URL + key) when `cloud_id` is set; null otherwise.' }, 'A document in GET /api/document.'),
   DocumentPage: pageOf('DocumentListItem'),
 };
 

@@ -7,7 +7,18 @@ import type { Area, Schema } from './types.js';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
 
+const dependency: Schema = { type: 'string', enum: ['ok', 'down'] };
+
 const schemas: Record<string, Schema> = {
+  Health: exact(
+    {
+      success: { type: 'boolean', description: 'true when every dependency is `ok` (status 200); false with status 503.' },
+      database: { ...dependency, description: 'The store: the data folder (readable and writable), or PostgreSQL answering a query (DOCLOOM_DATABASE_URL).' },
+      storage: { ...dependency, description: "Where documents' files live: the data folder, or the S3 bucket answering a HEAD (DOCLOOM_S3_BUCKET)." },
+      queue: { ...dependency, description: "The render queue (this instance's render pool): `down` once the service is stopping." },
+    },
+    'Whether this instance can serve (a load balancer\'s probe). Each check waits 3 s at most.',
+  ),
   Settings: exact({
     allow_private_network: { type: 'boolean', description: 'Image URLs may reach loopback and the local network (off by default).' },
   }),
@@ -88,6 +99,20 @@ export const serviceArea: Area = {
   tag: { name: 'Service', description: 'Previews, service information and settings (docloom extras for the GUI and local tools).' },
   schemas,
   paths: {
+    '/api/health': {
+      get: {
+        operationId: 'getHealth',
+        summary: 'Health of this instance and its dependencies (no token)',
+        description: "For load balancers: no token needed, nothing secret said. 503 (with Retry-After) names the dependency that is down.",
+        tags: ['Service'],
+        security: [],
+        responses: {
+          '200': jsonResponse('Every dependency answers.', { $ref: '#/components/schemas/Health' }, { success: true, database: 'ok', storage: 'ok', queue: 'ok' }),
+          '503': jsonResponse('A dependency is down.', { $ref: '#/components/schemas/Health' }, { success: false, database: 'ok', storage: 'down', queue: 'ok' }),
+          ...standardErrors({ auth: 'none' }),
+        },
+      },
+    },
     '/api/preview': {
       post: {
         operationId: 'previewDocument',

@@ -10,6 +10,7 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import multer, { MulterError } from 'multer';
 import type { Services } from '../../services/index.js';
 import { ServiceError } from '../../services/errors.js';
+import { BATCHES_NOT_SERVED } from '../../batch/service.js';
 import { laravelDate } from '../../services/datetime.js';
 import type { BatchRecord } from '../../store/index.js';
 import { RowsError } from '../../batch/rows/index.js';
@@ -60,12 +61,20 @@ function sendRowsError(res: Response, err: RowsError): void {
 
 export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
+  const batches = s.batches;
+  if (!batches) {
+    // The team server keeps no batches yet (they live in the data folder only): said plainly, not a 404.
+    r.all(/^\/batch(\/.*)?$/, () => {
+      throw new ServiceError('service_unavailable', BATCHES_NOT_SERVED);
+    });
+    return r;
+  }
   const limits = s.config.limits;
   const upload = multer({
     storage: multer.diskStorage({
       // A function, so the folder is made when an upload comes (never at start, which must work on a full disk).
       destination: (_req, _file, cb) => {
-        const dir = s.batches.incomingDir;
+        const dir = batches.incomingDir;
         fs.mkdir(dir, { recursive: true }, (err) => cb(err, dir));
       },
       filename: (_req, _file, cb) => cb(null, `upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`),
@@ -101,7 +110,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     // Parts other than the rows file are not kept.
     for (const f of files) if (f !== file) await fs.promises.rm(f.path, { force: true });
     try {
-      const batch = await s.batches.create(bodyFields(req), file ? { path: file.path, filename: path.basename(file.originalname || 'rows') } : {});
+      const batch = await batches.create(bodyFields(req), file ? { path: file.path, filename: path.basename(file.originalname || 'rows') } : {});
       res.status(202).json({ success: true, batch: batchJson(batch, s.baseUrl()) });
     } catch (err) {
       if (err instanceof RowsError) {
@@ -116,7 +125,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   r.post('/batch/row', body, async (req, res) => {
     const files = ((req.files as Express.Multer.File[] | undefined) ?? []).filter((f) => f.fieldname === 'file');
     try {
-      const row = await s.batches.row(bodyFields(req), files[0] ? { path: files[0].path, filename: path.basename(files[0].originalname || 'rows') } : {});
+      const row = await batches.row(bodyFields(req), files[0] ? { path: files[0].path, filename: path.basename(files[0].originalname || 'rows') } : {});
       res.json({ success: true, row: row.row, data: row.data });
     } catch (err) {
       if (err instanceof RowsError) {
@@ -132,7 +141,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     const carried: Array<[string, string]> = [];
     const perPage = queryString(req, 'per_page');
     if (perPage !== undefined) carried.push(['per_page', perPage]);
-    const { total, items } = s.batches.list(page.offset, page.perPage);
+    const { total, items } = batches.list(page.offset, page.perPage);
     res.json({ success: true, batches: pageObject(items.map((b) => batchJson(b, s.baseUrl())), total, page, `${s.baseUrl()}/api/batch`, carried) });
   });
 
@@ -140,12 +149,12 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   const notRow: RequestHandler = (req, _res, next) => next(req.params.id === 'row' ? 'route' : undefined);
 
   r.get('/batch/:id', notRow, (req, res) => {
-    res.json({ success: true, batch: batchJson(s.batches.get(batchId(req)), s.baseUrl()) });
+    res.json({ success: true, batch: batchJson(batches.get(batchId(req)), s.baseUrl()) });
   });
 
   r.get('/batch/:id/errors', (req, res) => {
     const id = batchId(req);
-    const failures = s.batches.failures(id);
+    const failures = batches.failures(id);
     if (queryString(req, 'format') === 'csv') {
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.attachment(`batch-${id}-errors.csv`);
@@ -164,14 +173,14 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
 
   r.get('/batch/:id/download', async (req, res) => {
     const id = batchId(req);
-    s.batches.get(id);
-    const docs = s.batches.documentsOf(id).filter((d) => d.status === 'completed' && d.expired === 0);
+    batches.get(id);
+    const docs = batches.documentsOf(id).filter((d) => d.status === 'completed' && d.expired === 0);
     if (queryString(req, 'merge') === '1') {
       if (docs.some((d) => d.output_type !== 'pdf')) throw new ServiceError('conflict', 'Only PDF outputs can be merged into one PDF.');
       if (docs.some((d) => d.password)) throw new ServiceError('conflict', 'Password-protected PDFs cannot be merged.');
       const merger = new PdfMerger();
       for (const doc of docs) {
-        const found = await s.batches.outputPath(doc);
+        const found = await batches.outputPath(doc);
         if (found) await merger.add(await fs.promises.readFile(found));
       }
       const bytes = await merger.save(`Batch ${id}`);
@@ -186,7 +195,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     const zip = new ZipWriter(res);
     for (const doc of docs) {
       if (res.destroyed) return;
-      const found = await s.batches.outputPath(doc);
+      const found = await batches.outputPath(doc);
       // Expired or deleted since the list was taken: left out.
       if (!found) continue;
       await zip.add(doc.output_filename ?? `${doc.id}.${doc.output_type}`, await fs.promises.readFile(found), new Date(doc.created_at));
@@ -195,12 +204,12 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   });
 
   r.post('/batch/:id/cancel', requireWrite, async (req, res) => {
-    const batch = await s.batches.cancel(batchId(req));
+    const batch = await batches.cancel(batchId(req));
     res.json({ success: true, batch: batchJson(batch, s.baseUrl()) });
   });
 
   r.delete('/batch/:id', notRow, requireWrite, async (req, res) => {
-    await s.batches.remove(batchId(req), (doc) => s.documents.remove(doc.id));
+    await batches.remove(batchId(req), (doc) => s.documents.remove(doc.id));
     res.json({ success: true, message: 'Batch deleted.' });
   });
 

@@ -19,7 +19,7 @@ function flag01(v: Violations, name: string, value: string): 0 | 1 | undefined {
   return undefined;
 }
 
-function listFilter(s: Services, req: Request): { filter: DocumentFilter; carried: Array<[string, string]> } {
+async function listFilter(s: Services, req: Request): Promise<{ filter: DocumentFilter; carried: Array<[string, string]> }> {
   const v = new Violations();
   const filter: DocumentFilter = {};
   const carried: Array<[string, string]> = [];
@@ -29,7 +29,7 @@ function listFilter(s: Services, req: Request): { filter: DocumentFilter; carrie
     carried.push([name, value]);
     if (name === 'template_id') {
       // The integer id documents carry, or a template uuid; an unknown one matches nothing.
-      filter.template_id = /^\d{1,15}$/.test(value) ? Number(value) : (s.templates.find(value)?.id ?? -1);
+      filter.template_id = /^\d{1,15}$/.test(value) ? Number(value) : ((await s.templates.find(value))?.id ?? -1);
     } else if (name === 'batch_id') {
       // An id that is not one matches nothing (like an unknown template id).
       filter.batch_id = /^\d{1,15}$/.test(value) ? Number(value) : -1;
@@ -61,11 +61,13 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
   const profiling = s.config.profile;
 
-  r.get('/document', (req, res) => {
-    const { filter, carried } = listFilter(s, req);
+  r.get('/document', async (req, res) => {
+    const { filter, carried } = await listFilter(s, req);
     const page = pageRequest(req.query as Record<string, unknown>);
-    const { total, items } = s.documents.list(filter, page.offset, page.perPage);
-    const data = items.map((d) => documentListJson(d, s.links));
+    const { total, items } = await s.documents.list(filter, page.offset, page.perPage);
+    // Cloud fields only when files are in object storage: the desktop's list gains no work per item.
+    const clouds = s.documents.hasCloud ? await Promise.all(items.map((d) => s.documents.cloud(d))) : undefined;
+    const data = items.map((d, i) => documentListJson(d, s.links, clouds?.[i]));
     res.json({ success: true, documents: pageObject(data, total, page, `${s.baseUrl()}/api/document`, carried) });
   });
 
@@ -77,7 +79,7 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       idempotencyKey: typeof key === 'string' ? key : undefined,
       profile,
     });
-    const json = { success: true, document: documentSingleJson(document, s.links) };
+    const json = { success: true, document: documentSingleJson(document, s.links, s.documents.hasCloud ? await s.documents.cloud(document) : null) };
     if (profile) {
       profile.mark('serialize');
       res.setHeader('Server-Timing', profile.header());
@@ -85,9 +87,9 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
     res.status(status).json(json);
   });
 
-  r.get('/document/:id', (req, res) => {
-    const doc = s.documents.get(idParam(req, 'Document'));
-    res.json({ success: true, document: documentSingleJson(doc, s.links) });
+  r.get('/document/:id', async (req, res) => {
+    const doc = await s.documents.get(idParam(req, 'Document'));
+    res.json({ success: true, document: documentSingleJson(doc, s.links, s.documents.hasCloud ? await s.documents.cloud(doc) : null) });
   });
 
   r.delete('/document/:id', requireWrite, async (req, res) => {

@@ -73,16 +73,16 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
     });
   });
 
-  r.get('/settings', (_req, res) => {
-    res.json({ success: true, settings: s.settings.current() });
+  r.get('/settings', async (_req, res) => {
+    res.json({ success: true, settings: await s.settings.current() });
   });
 
-  r.put('/settings', requireWrite, ...parsers.fields, (req, res) => {
-    res.json({ success: true, settings: s.settings.update(bodyFields(req)) });
+  r.put('/settings', requireWrite, ...parsers.fields, async (req, res) => {
+    res.json({ success: true, settings: await s.settings.update(bodyFields(req)) });
   });
 
-  r.get('/tokens', (_req, res) => {
-    const all = s.tokens.list();
+  r.get('/tokens', async (_req, res) => {
+    const all = await s.tokens.list();
     const tokens = all.filter((t) => !isWindowSignIn(t)).map((t) => ({
       id: t.id,
       name: t.name,
@@ -104,22 +104,22 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, tokens, window_sign_ins: windowSignIns });
   });
 
-  r.post('/tokens', requireWrite, ...parsers.fields, (req, res) => {
+  r.post('/tokens', requireWrite, ...parsers.fields, async (req, res) => {
     const body = bodyFields(req);
-    const { record, token } = s.tokens.create(body.name, body.read_only);
+    const { record, token } = await s.tokens.create(body.name, body.read_only);
     res.status(201).json({ success: true, token, id: record.id, name: record.name, read_only: record.read_only, created_at: laravelDate(record.created_at) });
   });
 
-  r.delete('/tokens/:id', requireWrite, (req, res) => {
-    s.tokens.revoke(idParam(req, 'Token'));
+  r.delete('/tokens/:id', requireWrite, async (req, res) => {
+    await s.tokens.revoke(idParam(req, 'Token'));
     res.json({ success: true, message: 'Token revoked.' });
   });
 
   // The header's "Sign out": revokes this window's sign-in. An API token is refused (it is revoked by id).
-  r.post('/gui/sign-out', (_req, res) => {
+  r.post('/gui/sign-out', async (_req, res) => {
     const who = caller(res);
     if (!who.window) throw new ServiceError('forbidden', 'Only a window sign-in signs out; revoke an API token on the Tokens page.');
-    s.tokens.revokeWindowSignIn(who.tokenId);
+    await s.tokens.revokeWindowSignIn(who.tokenId);
     res.json({ success: true, message: 'Signed out.' });
   });
 
@@ -132,9 +132,9 @@ export function miscRoutes(s: Services, parsers: BodyParsers): Router {
  */
 export function signInRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
-  r.post('/gui/exchange', ...parsers.fields, (req, res) => {
+  r.post('/gui/exchange', ...parsers.fields, async (req, res) => {
     const previous = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = s.signIn.exchange(bodyFields(req).code, previous);
+    const token = await s.signIn.exchange(bodyFields(req).code, previous);
     res.json({ success: true, token });
   });
   return r;

@@ -15,14 +15,14 @@ const FILE_TYPES = {
 export function templateRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
 
-  r.get('/template', (req, res) => {
+  r.get('/template', async (req, res) => {
     const name = queryString(req, 'name');
     const page = pageRequest(req.query as Record<string, unknown>);
     const carried: Array<[string, string]> = [];
     if (name) carried.push(['name', name]);
     const perPage = queryString(req, 'per_page');
     if (perPage !== undefined) carried.push(['per_page', perPage]);
-    const { total, items } = s.templates.list(name || undefined, page.offset, page.perPage);
+    const { total, items } = await s.templates.list(name || undefined, page.offset, page.perPage);
     res.json({ success: true, templates: pageObject(items.map(templateListJson), total, page, `${s.baseUrl()}/api/template`, carried) });
   });
 
@@ -31,8 +31,8 @@ export function templateRoutes(s: Services, parsers: BodyParsers): Router {
     res.status(201).json({ success: true, template: templateSingleJson(template) });
   });
 
-  r.get('/template/:uuid', (req, res) => {
-    res.json({ success: true, template: templateSingleJson(s.templates.get(String(req.params.uuid))) });
+  r.get('/template/:uuid', async (req, res) => {
+    res.json({ success: true, template: templateSingleJson(await s.templates.get(String(req.params.uuid))) });
   });
 
   r.put('/template/:uuid', requireWrite, ...parsers.upload, async (req, res) => {
@@ -40,13 +40,13 @@ export function templateRoutes(s: Services, parsers: BodyParsers): Router {
     res.json({ success: true, template: templateSingleJson(template) });
   });
 
-  r.delete('/template/:uuid', requireWrite, (req, res) => {
-    s.templates.remove(String(req.params.uuid));
+  r.delete('/template/:uuid', requireWrite, async (req, res) => {
+    await s.templates.remove(String(req.params.uuid));
     res.json({ success: true, message: 'Template deleted.' });
   });
 
-  r.get('/template/:uuid/file', (req, res) => {
-    const { record, bytes } = s.templates.file(String(req.params.uuid));
+  r.get('/template/:uuid/file', async (req, res) => {
+    const { record, bytes } = await s.templates.file(String(req.params.uuid));
     res.attachment(record.original_filename);
     // After attachment(), which would set a type from the extension.
     res.setHeader('Content-Type', FILE_TYPES[record.kind]);

@@ -35,4 +35,6 @@ export interface FileStore {
   remove(id: number, ext: string): Promise<void>;
   /** The cloud fields for a document expiring at `expiresAt` (ISO); null when files are not in object storage. */
   cloud(id: number, ext: string, expiresAt: string): Promise<CloudCopy | null>;
+  /** Resolves when the storage answers (GET /api/health): the data folder is writable, the bucket can be reached. */
+  ping(): Promise<void>;
 }

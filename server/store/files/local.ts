@@ -13,5 +13,6 @@ export function localFileStore(files: DocumentFiles): FileStore {
     },
     remove: (id, ext) => files.remove(id, ext),
     cloud: async () => null,
+    ping: () => files.ping(),
   };
 }

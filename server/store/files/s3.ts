@@ -12,6 +12,9 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FileStore, FileVariant } from './file-store.js';
 import type { S3Settings } from './s3-settings.js';
 
+/** How long a health check waits for the bucket. */
+const PING_MS = 3_000;
+
 /** SigV4 presigned URLs live 7 days at most. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
 
@@ -91,6 +94,10 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
       const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000)));
       const cloud_url = await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: seconds });
       return { cloud_id: key, cloud_url };
+    },
+    async ping() {
+      // Bounded: a health check must answer while the SDK would still be retrying an unreachable endpoint.
+      await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(PING_MS) }).catch(fail('checking the bucket'));
     },
   };
 }

@@ -59,6 +59,9 @@ export async function openPgRepositories(databaseUrl: string | DatabaseUrl, opti
       documents: pgDocuments(pool),
       idempotency: pgIdempotency(pool),
       settings: pgSettings(pool),
+      ping: async () => {
+        await pool.query('SELECT 1');
+      },
       close: () => pool.end(),
     };
   } catch (err) {
