@@ -8,6 +8,8 @@
 import { Inflate, inflateSync } from 'fflate';
 import { EngineError } from '../errors.js';
 import type { DocxLimits } from './limits.js';
+// Node's CRC-32 (zlib's, a plain function: no stream or handle that a stopped worker could leave half-closed).
+import { crc32 } from 'node:zlib';
 
 export interface ZipEntry {
   name: string;
@@ -215,25 +217,4 @@ function inflateBounded(compressed: Uint8Array, declared: number, name: string):
     throw corrupt(`${name} cannot be inflated`);
   }
   return filled === declared ? out : out.subarray(0, filled);
-}
-
-let CRC_TABLE: Int32Array | null = null;
-
-function crcTable(): Int32Array {
-  if (CRC_TABLE) return CRC_TABLE;
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  CRC_TABLE = table;
-  return table;
-}
-
-export function crc32(data: Uint8Array): number {
-  const table = crcTable();
-  let crc = -1;
-  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ -1) >>> 0;
 }

@@ -5,25 +5,10 @@
  */
 // fflate, not node:zlib: a render worker stopped inside a native zlib call aborts the process on Node 24.
 import { zlibSync } from 'fflate';
+import { crc32 } from 'node:zlib';
 import type { RgbaImage } from './rgba.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes: Uint8Array, start: number, end: number): number {
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function isOpaque(data: Uint8Array): boolean {
   for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false;
@@ -67,7 +52,7 @@ export function encodePng(image: RgbaImage): Uint8Array {
     view.setUint32(p, body.length);
     for (let i = 0; i < 4; i++) out[p + 4 + i] = type.charCodeAt(i);
     out.set(body, p + 8);
-    view.setUint32(p + 8 + body.length, crc32(out, p + 4, p + 8 + body.length));
+    view.setUint32(p + 8 + body.length, crc32(out.subarray(p + 4, p + 8 + body.length)));
     p += 12 + body.length;
   }
   return out;

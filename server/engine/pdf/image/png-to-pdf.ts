@@ -138,7 +138,6 @@ function splitAlpha(c: Chunks): PdfImageObject {
   } catch (err) {
     throw new PngError(`the image data does not inflate (${(err as Error).message})`);
   }
-  if (raw.length < c.height * (c.width * channels + 1)) throw new PngError('the image data is short');
   let pixels: Uint8Array;
   try {
     pixels = unfilterRows(raw, c.width, c.height, channels);
