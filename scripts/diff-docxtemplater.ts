@@ -213,7 +213,7 @@ export async function runCase(c: DiffCase): Promise<DiffResult> {
   try {
     pdf = pdfToText((await renderPdf(compiled.template, structuredClone(c.data))).bytes);
     if (c.kind === 'docx') {
-      const filled = await fillDocx(c.bytes, structuredClone(c.data), c.delimiters);
+      const filled = await fillDocx(compiled, structuredClone(c.data));
       malformed = wellFormed(filled);
       // A part the template itself brought malformed is copied byte for byte (XML nobody changed is not rewritten):
       // counted apart, not as a malformed fill.

@@ -8,7 +8,8 @@
 import type { Delimiters, DocMetadata, Field, ImportWarning, TemplateError, TemplateModel } from './model/types.js';
 import { DEFAULT_DELIMITERS } from './model/types.js';
 import { loadJsonTemplate } from './json/load.js';
-import { importDocx, Warnings, type DocxLimits } from './docx/import.js';
+import { openDocx, Warnings, type DocxLimits } from './docx/import.js';
+import type { DocxPackage } from './docx/package.js';
 import { compileTags, type CompiledTemplate } from './tags/compile.js';
 import { bindTemplate, type BindLimits } from './bind/bind.js';
 import { renderModel, type RenderLimits } from './pdf/render.js';
@@ -17,7 +18,8 @@ import { fillText } from './tags/fill-text.js';
 import { sampleData as sampleDataFor } from './tags/sample.js';
 import { dataSchema as dataSchemaFor } from './tags/schema.js';
 import { EngineError } from './errors.js';
-import { fillDocxAsync, type FillDocxOptions } from './docx/fill.js';
+import { fillDocxAsync, type DocxFillPlan, type FillDocxOptions } from './docx/fill.js';
+import { planDocxFill } from './docx/fill-plan.js';
 
 export type { CompiledTemplate } from './tags/compile.js';
 export { EngineError } from './errors.js';
@@ -37,10 +39,11 @@ export type { ImportWarning } from './model/types.js';
 
 /**
  * `warnings`: what the import left out or changed (a .docx's EMF pictures, charts, …), aggregated per code + part
- * + element with a count; empty when nothing (and always for .json templates).
+ * + element with a count; empty when nothing (and always for .json templates). `docx` (.docx templates): the
+ * same tags compiled for the filled .docx, which fillDocx takes.
  */
 export type CompileResult =
-  | { ok: true; template: CompiledTemplate; fields: Field[]; warnings: ImportWarning[] }
+  | { ok: true; template: CompiledTemplate; fields: Field[]; warnings: ImportWarning[]; docx?: DocxFillPlan }
   | { ok: false; errors: TemplateError[] };
 
 /** Resolves an image value (data: URI or http(s) URL) given for `field` to bytes. */
@@ -79,9 +82,11 @@ export interface RenderResult {
 export function compileTemplate(source: TemplateSource): CompileResult {
   const delimiters = source.delimiters ?? DEFAULT_DELIMITERS;
   let model: TemplateModel;
+  let pkg: DocxPackage | undefined;
   const warnings = new Warnings();
   try {
-    model = source.kind === 'json' ? loadJsonTemplate(source.bytes) : importDocx(source.bytes, { limits: source.docxLimits, warnings });
+    if (source.kind === 'json') model = loadJsonTemplate(source.bytes);
+    else ({ model, pkg } = openDocx(source.bytes, { limits: source.docxLimits, warnings }));
   } catch (err) {
     // The reader's own code stays (unsupported_file, too_large, invalid_template) so the service can answer
     // 415, 413 or 422 from it.
@@ -102,7 +107,20 @@ export function compileTemplate(source: TemplateSource): CompileResult {
     throw err;
   }
   if (compiled.errors.length > 0) return { ok: false, errors: compiled.errors };
-  return { ok: true, template: compiled.template, fields: compiled.template.fields, warnings: warnings.list() };
+  const result: CompileResult = { ok: true, template: compiled.template, fields: compiled.template.fields, warnings: warnings.list() };
+  if (!pkg) return result;
+  // The filled .docx's parts, compiled now by the same compiler: a template either fills in both outputs or is
+  // refused here with the located errors.
+  try {
+    const fill = planDocxFill(source.bytes, pkg, delimiters, model);
+    if ('errors' in fill) return { ok: false, errors: fill.errors };
+    result.docx = fill.plan;
+  } catch (err) {
+    if (err instanceof EngineError) return { ok: false, errors: [{ code: err.code, message: err.message, location: { part: 'file' } }] };
+    if (err instanceof RangeError) return { ok: false, errors: [{ code: 'invalid_template', message: 'The template is nested too deeply to be read.', location: { part: 'file' } }] };
+    throw err;
+  }
+  return result;
 }
 
 /** Binds data to a compiled template and renders the PDF. Throws EngineError for data problems (bad image…). */
@@ -139,33 +157,29 @@ export function dataSchema(fields: Field[]): Record<string, unknown> {
   return dataSchemaFor(fields);
 }
 
+export type { DocxFillPlan } from './docx/fill.js';
+
 export interface FillDocxRequest {
   locale?: string;
   /** Fetches image values that are http(s) URLs (the same outbound-guarded resolver the PDF path uses). */
   fetchImage?: ImageResolver;
-  limits?: Partial<DocxLimits>;
   imageBytes?: number;
   imagePixels?: number;
 }
 
 /**
- * The filled .docx of a .docx template (output_type=docx, and the editable copy kept beside a PDF), with the same
- * tag semantics as the PDF. Throws EngineError for bad data.
+ * The filled .docx of a .docx template (output_type=docx, and the editable copy kept beside a PDF), from
+ * compileTemplate's result (its `docx`), with the same tag semantics as the PDF. Throws EngineError for bad data.
  */
-export function fillDocx(
-  bytes: Uint8Array,
-  data: Record<string, unknown>,
-  delimiters: Delimiters,
-  options: FillDocxRequest = {},
-): Promise<Uint8Array> {
+export function fillDocx(compiled: { docx?: DocxFillPlan }, data: Record<string, unknown>, options: FillDocxRequest = {}): Promise<Uint8Array> {
+  if (!compiled.docx) return Promise.reject(new EngineError('invalid_template', 'Only a .docx template can be filled as a .docx.'));
   const fillOptions: FillDocxOptions & { fetchImage?: ImageResolver } = {
     locale: options.locale,
-    limits: options.limits,
     imageBytes: options.imageBytes,
     imagePixels: options.imagePixels,
     fetchImage: options.fetchImage,
   };
-  return fillDocxAsync(bytes, data, delimiters, fillOptions);
+  return fillDocxAsync(compiled.docx, data, fillOptions);
 }
 
 /** Removes VBA (vbaProject.bin, vbaData.xml, their relationships and content types) from a .docx/.docm package. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ImageResolver } from '../engine/index.js';
-import type { CompiledTemplate } from '../engine/index.js';
+import type { CompiledTemplate, DocxFillPlan } from '../engine/index.js';
 import type { DocMetadata } from '../engine/model/types.js';
 import type { TemplateKind } from '../store/records.js';
 import { configuredFontsDir, loadEngine, useFontsDir } from './engine.js';
@@ -55,11 +55,12 @@ const CACHE_SIZE = 64;
 
 interface CachedTemplate {
   compiled: CompiledTemplate;
-  source: Uint8Array;
+  /** .docx templates: the same tags compiled for the filled .docx. */
+  docx?: DocxFillPlan;
 }
 
 export class RenderCore {
-  /** Compiled template and its file's bytes (the .docx filler needs them), by `<uuid>@<version>`. */
+  /** Compiled template (for the PDF and, from a .docx, the filled .docx), by `<uuid>@<version>`. */
   readonly #cache = new Map<string, CachedTemplate>();
   readonly #resolvers: (allowPrivateNetwork: boolean) => ImageResolver;
 
@@ -119,7 +120,7 @@ export class RenderCore {
         // The PDF path has the binder count rows; the .docx filler does not, so the limit is checked here.
         const over = listOverLimit(job.data, this.settings.limits.rowsPerList);
         if (over) return over;
-        const bytes = await engine.fillDocx(template.source, job.data, job.delimiters, this.#fillOptions(job));
+        const bytes = await engine.fillDocx(template, job.data, this.#fillOptions(job));
         return { ok: true, bytes, pages: null };
       }
       const result = await engine.renderPdf(template.compiled, job.data, {
@@ -139,7 +140,7 @@ export class RenderCore {
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
       if (job.editableCopy && job.kind === 'docx') {
         try {
-          outcome.editable = await engine.fillDocx(template.source, job.data, job.delimiters, this.#fillOptions(job));
+          outcome.editable = await engine.fillDocx(template, job.data, this.#fillOptions(job));
         } catch (err) {
           // The PDF is what was asked for; a missing editable copy is logged, not fatal.
           outcome.editableError = err instanceof Error ? err.message : String(err);
@@ -179,7 +180,7 @@ export class RenderCore {
     if (!compiled.ok) {
       return { ok: false, code: 'invalid_template', message: compiled.errors.map((e) => e.message).join(' ') };
     }
-    const entry: CachedTemplate = { compiled: compiled.template, source: bytes };
+    const entry: CachedTemplate = { compiled: compiled.template, ...(compiled.docx ? { docx: compiled.docx } : {}) };
     this.#cache.set(job.key, entry);
     if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string);
     return entry;
@@ -191,7 +192,7 @@ export class RenderCore {
 
   #fillOptions(job: RenderJob) {
     const { limits } = this.settings;
-    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(job.allowPrivateNetwork), limits: this.#docxLimits(), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
+    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(job.allowPrivateNetwork), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
   }
 }
 

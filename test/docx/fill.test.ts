@@ -1,13 +1,14 @@
 /**
- * Editable copies: fillDocx fills a .docx template with docloom's tag semantics. Each test unzips the result
- * and reads the filled parts (and re-imports the copy to read its paragraphs in order).
+ * Editable copies: fillDocx fills a .docx template, compiled by compileTemplate, with docloom's tag semantics.
+ * Each test unzips the result and reads the filled parts (and re-imports the copy to read its paragraphs in
+ * order).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { EngineError } from '../../server/engine/errors.js';
-import { fillDocx, fillDocxAsync } from '../../server/engine/docx/fill.js';
+import { fillDocx as fillPlan, fillDocxAsync as fillPlanAsync, type FillDocxOptions, type ImageFetcher } from '../../server/engine/docx/fill.js';
 import { importDocx } from '../../server/engine/docx/import.js';
 import { compileTemplate } from '../../server/engine/index.js';
 import { bindTemplate } from '../../server/engine/bind/bind.js';
@@ -41,6 +42,22 @@ function partText(xml: string): string {
 
 function bodyOf(docx: Uint8Array): string[] {
   return texts(importDocx(docx).sections[0].body).filter((t) => t !== '');
+}
+
+/** compileTemplate's .docx half, as the service has it; a refusal is thrown as the EngineError it names. */
+function compiled(bytes: Uint8Array, delimiters: readonly [string, string] = ['{{', '}}']) {
+  const result = compileTemplate({ kind: 'docx', bytes, delimiters });
+  if (!result.ok) throw new EngineError(result.errors[0].code, result.errors.map((e) => e.message).join(' '));
+  assert.ok(result.docx, 'a .docx template compiles its filled-.docx half');
+  return result.docx;
+}
+
+function fillDocx(bytes: Uint8Array, data: Record<string, unknown>, delimiters?: readonly [string, string], options?: FillDocxOptions): Uint8Array {
+  return fillPlan(compiled(bytes, delimiters), data, options);
+}
+
+function fillDocxAsync(bytes: Uint8Array, data: Record<string, unknown>, delimiters: readonly [string, string] | undefined, options: FillDocxOptions & { fetchImage?: ImageFetcher }): Promise<Uint8Array> {
+  return fillPlanAsync(compiled(bytes, delimiters), data, options);
 }
 
 function engineCode(fn: () => unknown): string {
@@ -248,7 +265,7 @@ test('{$page} and {$pages} become Word page fields; comments vanish', () => {
   assert.deepEqual(bodyOf(out), ['Page <page> of <pages>']);
 });
 
-test('fillDocx refuses what importDocx refuses, with the same errors', () => {
+test('what the importer refuses is refused before anything is filled, with the same errors', () => {
   assert.equal(engineCode(() => fillDocx(new TextEncoder().encode('not a docx'), {})), 'unsupported_file');
   const bomb = buildDocx({ body: p('x'), extra: { 'word/media/zeros.bin': new Uint8Array(5 * 1024 * 1024) } });
   assert.equal(engineCode(() => fillDocx(bomb, {})), 'too_large');

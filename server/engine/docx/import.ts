@@ -37,9 +37,15 @@ export interface DocxImportOptions {
 }
 
 export function importDocx(bytes: Uint8Array, options: DocxImportOptions = {}): TemplateModel {
+  return openDocx(bytes, options).model;
+}
+
+/** importDocx, with the opened package (its parts are read again for the filled .docx's compilation). */
+export function openDocx(bytes: Uint8Array, options: DocxImportOptions = {}): { model: TemplateModel; pkg: DocxPackage } {
   const limits: DocxLimits = { ...DEFAULT_DOCX_LIMITS, ...options.limits };
   try {
-    return readDocument(DocxPackage.open(bytes, limits), options.warnings ?? new Warnings());
+    const pkg = DocxPackage.open(bytes, limits);
+    return { model: readDocument(pkg, options.warnings ?? new Warnings()), pkg };
   } catch (err) {
     if (err instanceof EngineError) throw err;
     // Anything else is a file the readers could not make sense of (or a bug): never let it escape as such.

@@ -58,6 +58,8 @@ function relsPathOf(part: string): string {
 export class DocxPackage {
   readonly mainPart: string;
   private readonly xmlCache = new Map<string, XElement | null>();
+  /** Parts' text as read for xml(): compiling the filled .docx reads the templated parts again (text()). */
+  private readonly textCache = new Map<string, string>();
   private readonly relsCache = new Map<string, Map<string, Relationship>>();
   private readonly mediaCache = new Map<string, ImageLookup>();
 
@@ -134,6 +136,19 @@ export class DocxPackage {
     return this.zip.has(part);
   }
 
+  /** Every part's name as the zip stores it. */
+  partNames(): string[] {
+    return this.zip.names();
+  }
+
+  /** A part's XML as text, undefined when there is no such part. */
+  text(part: string): string | undefined {
+    const cached = this.textCache.get(part.toLowerCase());
+    if (cached !== undefined) return cached;
+    const bytes = this.zip.read(part);
+    return bytes ? decodeXmlBytes(bytes) : undefined;
+  }
+
   /**
    * The parsed root element of a part; undefined when the part does not exist. Malformed XML is an invalid
    * template, unless `optional` (decorative parts such as diagram data): then the part is treated as missing.
@@ -145,7 +160,9 @@ export class DocxPackage {
     let root: XElement | null = null;
     if (bytes) {
       try {
-        root = parseXml(decodeXmlBytes(bytes));
+        const text = decodeXmlBytes(bytes);
+        this.textCache.set(key, text);
+        root = parseXml(text);
       } catch (err) {
         if (!(err instanceof XmlError)) throw err;
         if (!optional) throw new EngineError('invalid_template', `The .docx part ${part} is not well-formed XML: ${err.message}.`);

@@ -36,6 +36,12 @@ function template(box: (text: string) => string = textBox): Uint8Array {
   return buildDocx({ body: p('{{#items}}') + anchored + p('{{/items}}') + p('End'), sectPr: undefined });
 }
 
+function compiledDocx(bytes: Uint8Array) {
+  const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: D });
+  assert.ok(compiled.ok, JSON.stringify(!compiled.ok && compiled.errors));
+  return compiled;
+}
+
 test('a text box inside a loop reads the loop item in the PDF', async () => {
   const compiled = compileTemplate({ kind: 'docx', bytes: template(), delimiters: D });
   assert.ok(compiled.ok, JSON.stringify(!compiled.ok && compiled.errors));
@@ -47,14 +53,14 @@ test('a text box inside a loop reads the loop item in the PDF', async () => {
 });
 
 test('a text box inside a loop reads the loop item in the filled .docx', async () => {
-  const filled = await fillDocx(template(), structuredClone(DATA), D);
+  const filled = await fillDocx(compiledDocx(template()), structuredClone(DATA));
   const xml = strFromU8(unzipSync(filled)['word/document.xml']);
   const boxes = [...xml.matchAll(/<w:txbxContent>([\s\S]*?)<\/w:txbxContent>/g)].map((m) => [...m[1].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
   assert.deepEqual(boxes, ['Box 0 Design of Order', 'Box 1 Build of Order', 'Box 2 Test of Order']);
 });
 
 test('Word\'s form (DrawingML text box with its VML fallback): both copies read the loop item', async () => {
-  const filled = await fillDocx(template(alternate), structuredClone(DATA), D);
+  const filled = await fillDocx(compiledDocx(template(alternate)), structuredClone(DATA));
   const xml = strFromU8(unzipSync(filled)['word/document.xml']);
   const boxes = [...xml.matchAll(/<w:txbxContent>([\s\S]*?)<\/w:txbxContent>/g)].map((m) => [...m[1].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
   assert.deepEqual(boxes, ['Box 0 Design of Order', 'Box 0 Design of Order', 'Box 1 Build of Order', 'Box 1 Build of Order', 'Box 2 Test of Order', 'Box 2 Test of Order']);
@@ -68,4 +74,16 @@ test('the differential: docxtemplater, the filled .docx (well-formed) and the PD
   const result = await runCase({ id: 'text box in a loop', set: 'generated', kind: 'docx', delimiters: D, data: DATA, bytes: template() });
   assert.equal(result.verdict, 'same', `${result.verdict}: ${result.detail ?? ''}`);
   assert.ok(result.docloom.ok && result.docloom.wellFormed);
+});
+
+test('a value written into a text box is text, never a tag of the part around the box (PDF and .docx)', async () => {
+  // The box holds a section, so it is filled on its own; the part around it is compiled without the box's tags.
+  const bytes = buildDocx({ body: `<w:p><w:r><w:t>Before</w:t></w:r>${textBox('{{#show}}Note: {{v}}{{/show}}')}</w:p>` + p('After {{v}}'), sectPr: undefined });
+  const data = { show: true, v: '{{secret}}', secret: 'LEAK' };
+  const compiled = compiledDocx(bytes);
+  const xml = strFromU8(unzipSync(await fillDocx(compiled, structuredClone(data)))['word/document.xml']);
+  const words = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(' ');
+  assert.equal(words, 'Before Note: {{secret}} After {{secret}}');
+  const pdf = squash(pdfText((await renderPdf(compiled.template, structuredClone(data))).bytes));
+  assert.ok(pdf.includes('Note: {{secret}}') && !pdf.includes('LEAK'), pdf);
 });
