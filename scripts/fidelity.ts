@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compileTemplate, renderPdf, sampleData, type CompiledTemplate } from '../server/engine/index.js';
-import { fillDocx } from '../server/engine/docx/fill.js';  // the engine's synchronous filler (no image URLs here)
+import { fillDocx } from '../server/engine/docx/fill.js';
 import { bulletText } from '../server/engine/docx/numbering.js';
 import { DOCX_FIXTURES_DIR, VALID_DOCX_FIXTURES } from '../test/helpers/fixtures.js';
 import { decodePng, type DecodedPng } from './lib/png.js';
@@ -319,7 +319,7 @@ async function main(): Promise<void> {
       let filled: Uint8Array;
       try {
         if (!compiled.docx) throw new Error('no filled-.docx half was compiled');
-        filled = fillDocx(compiled.docx, data);
+        filled = await fillDocx(compiled.docx, data);
       } catch (err) {
         row.error = `fillDocx: ${(err as Error).message}`;
         continue;

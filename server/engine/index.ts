@@ -18,7 +18,7 @@ import { fillText } from './tags/fill-text.js';
 import { sampleData as sampleDataFor } from './tags/sample.js';
 import { dataSchema as dataSchemaFor } from './tags/schema.js';
 import { EngineError } from './errors.js';
-import { fillDocxAsync, type DocxFillPlan, type FillDocxOptions } from './docx/fill.js';
+import { fillDocx as fillDocxPlan, type DocxFillPlan } from './docx/fill.js';
 import { planDocxFill } from './docx/fill-plan.js';
 
 export type { CompiledTemplate } from './tags/compile.js';
@@ -162,9 +162,9 @@ export type { DocxFillPlan } from './docx/fill.js';
 export interface FillDocxRequest {
   locale?: string;
   /** Fetches image values that are http(s) URLs (the same outbound-guarded resolver the PDF path uses). */
-  fetchImage?: ImageResolver;
-  imageBytes?: number;
-  imagePixels?: number;
+  resolveImage?: ImageResolver;
+  /** Data limits, as RenderOptions.limits for the PDF. */
+  limits?: Partial<BindLimits>;
 }
 
 /**
@@ -173,13 +173,7 @@ export interface FillDocxRequest {
  */
 export function fillDocx(compiled: { docx?: DocxFillPlan }, data: Record<string, unknown>, options: FillDocxRequest = {}): Promise<Uint8Array> {
   if (!compiled.docx) return Promise.reject(new EngineError('invalid_template', 'Only a .docx template can be filled as a .docx.'));
-  const fillOptions: FillDocxOptions & { fetchImage?: ImageResolver } = {
-    locale: options.locale,
-    imageBytes: options.imageBytes,
-    imagePixels: options.imagePixels,
-    fetchImage: options.fetchImage,
-  };
-  return fillDocxAsync(compiled.docx, data, fillOptions);
+  return fillDocxPlan(compiled.docx, data, { locale: options.locale, limits: options.limits, resolveImage: options.resolveImage });
 }
 
 /** Removes VBA (vbaProject.bin, vbaData.xml, their relationships and content types) from a .docx/.docm package. */

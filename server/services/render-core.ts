@@ -117,9 +117,6 @@ export class RenderCore {
       if ('code' in template) return template;
       if (job.timings) job.timings.compiled = hrnow();
       if (job.output === 'docx') {
-        // The PDF path has the binder count rows; the .docx filler does not, so the limit is checked here.
-        const over = listOverLimit(job.data, this.settings.limits.rowsPerList);
-        if (over) return over;
         const bytes = await engine.fillDocx(template, job.data, this.#fillOptions(job));
         return { ok: true, bytes, pages: null };
       }
@@ -129,12 +126,7 @@ export class RenderCore {
         locale: job.locale ?? undefined,
         metadata: job.metadata,
         resolveImage: this.#resolvers(job.allowPrivateNetwork),
-        limits: {
-          rowsPerList: this.settings.limits.rowsPerList,
-          imagesPerDocument: this.settings.limits.imagesPerDocument,
-          imageBytes: this.settings.limits.imageBytes,
-          imagePixels: this.settings.limits.imagePixels,
-        },
+        limits: this.#bindLimits(),
         renderLimits: { pages: this.settings.limits.pagesPerDocument, ms: this.settings.limits.renderMs },
       });
       const outcome: RenderOutcome = { ok: true, bytes: result.bytes, pages: result.pages };
@@ -190,9 +182,14 @@ export class RenderCore {
     return { maxUncompressedBytes: this.settings.limits.docxUncompressedBytes, maxEntryRatio: this.settings.limits.docxEntryRatio };
   }
 
+  /** The data limits binding checks, the same for the PDF and the filled .docx. */
+  #bindLimits() {
+    const { rowsPerList, imagesPerDocument, imageBytes, imagePixels } = this.settings.limits;
+    return { rowsPerList, imagesPerDocument, imageBytes, imagePixels };
+  }
+
   #fillOptions(job: RenderJob) {
-    const { limits } = this.settings;
-    return { locale: job.locale ?? undefined, fetchImage: this.#resolvers(job.allowPrivateNetwork), imageBytes: limits.imageBytes, imagePixels: limits.imagePixels };
+    return { locale: job.locale ?? undefined, resolveImage: this.#resolvers(job.allowPrivateNetwork), limits: this.#bindLimits() };
   }
 }
 
@@ -200,32 +197,6 @@ type Failure = Extract<RenderOutcome, { ok: false }>;
 
 function describeError(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
-}
-
-/** The first list or table in the data with more than `max` rows, as a `limit_exceeded` failure. */
-function listOverLimit(data: unknown, max: number, at = ''): Failure | null {
-  if (Array.isArray(data)) {
-    if (data.length > max) {
-      return {
-        ok: false,
-        code: 'limit_exceeded',
-        message: `The list "${at}" has ${data.length.toLocaleString('en-US')} items, more than the limit of ${max.toLocaleString('en-US')} rows per list.`,
-        field: at,
-      };
-    }
-    for (const item of data) {
-      const over = typeof item === 'object' && item !== null ? listOverLimit(item, max, at) : null;
-      if (over) return over;
-    }
-    return null;
-  }
-  if (typeof data === 'object' && data !== null) {
-    for (const [key, value] of Object.entries(data)) {
-      const over = typeof value === 'object' && value !== null ? listOverLimit(value, max, at ? `${at}.${key}` : key) : null;
-      if (over) return over;
-    }
-  }
-  return null;
 }
 
 /**

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { EngineError } from '../../server/engine/errors.js';
-import { fillDocx as fillPlan, fillDocxAsync as fillPlanAsync, type FillDocxOptions, type ImageFetcher } from '../../server/engine/docx/fill.js';
+import { fillDocx as fillPlan, type FillDocxOptions } from '../../server/engine/docx/fill.js';
 import { importDocx } from '../../server/engine/docx/import.js';
 import { compileTemplate } from '../../server/engine/index.js';
 import { bindTemplate } from '../../server/engine/bind/bind.js';
@@ -52,17 +52,14 @@ function compiled(bytes: Uint8Array, delimiters: readonly [string, string] = ['{
   return result.docx;
 }
 
-function fillDocx(bytes: Uint8Array, data: Record<string, unknown>, delimiters?: readonly [string, string], options?: FillDocxOptions): Uint8Array {
+function fillDocx(bytes: Uint8Array, data: Record<string, unknown>, delimiters?: readonly [string, string], options?: FillDocxOptions): Promise<Uint8Array> {
   return fillPlan(compiled(bytes, delimiters), data, options);
 }
 
-function fillDocxAsync(bytes: Uint8Array, data: Record<string, unknown>, delimiters: readonly [string, string] | undefined, options: FillDocxOptions & { fetchImage?: ImageFetcher }): Promise<Uint8Array> {
-  return fillPlanAsync(compiled(bytes, delimiters), data, options);
-}
-
-function engineCode(fn: () => unknown): string {
+/** The code of the EngineError `fn` throws or rejects with ('ok' when it does neither). */
+async function engineCode(fn: () => Promise<unknown>): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     assert.ok(err instanceof EngineError, String(err));
     return err.code;
@@ -70,8 +67,8 @@ function engineCode(fn: () => unknown): string {
   return 'ok';
 }
 
-test('a real Word template: body, header and footer tags are filled; the result is a valid .docx', () => {
-  const out = fillDocx(fixture('tag-example.docx'), { first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000', description: 'Analyst' }, BRACES);
+test('a real Word template: body, header and footer tags are filled; the result is a valid .docx', async () => {
+  const out = await fillDocx(fixture('tag-example.docx'), { first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000', description: 'Analyst' }, BRACES);
   // A zip whose first entry starts with the local header signature, holding the content types and main part.
   assert.deepEqual([...out.subarray(0, 4)], [0x50, 0x4b, 0x03, 0x04]);
   const xml = parts(out);
@@ -84,9 +81,9 @@ test('a real Word template: body, header and footer tags are filled; the result 
   assert.deepEqual(bodyOf(out), ['Lovelace Ada']);
 });
 
-test('paragraph loops, table-row loops and inverted sections of the fixtures', () => {
-  assert.deepEqual(bodyOf(fillDocx(fixture('users.docx'), { users: ['Ann', 'Bob', 'Cy'] }, BRACES)), ['The users are', 'Ann', 'Bob', 'Cy']);
-  const table = fillDocx(
+test('paragraph loops, table-row loops and inverted sections of the fixtures', async () => {
+  assert.deepEqual(bodyOf(await fillDocx(fixture('users.docx'), { users: ['Ann', 'Bob', 'Cy'] }, BRACES)), ['The users are', 'Ann', 'Bob', 'Cy']);
+  const table = await fillDocx(
     fixture('tag-intelligent-loop-table.docx'),
     { clients: [{ first_name: 'A1', last_name: 'B1', phone: 'P1' }, { first_name: 'A2', last_name: 'B2', phone: 'P2' }] },
     BRACES,
@@ -101,13 +98,13 @@ test('paragraph loops, table-row loops and inverted sections of the fixtures', (
       ['A2', 'B2', 'P2'],
     ],
   );
-  assert.deepEqual(bodyOf(fillDocx(fixture('tag-inverted-loop-example.docx'), { products: [] }, BRACES)), ['No products found']);
-  assert.deepEqual(bodyOf(fillDocx(fixture('tag-inverted-loop-example.docx'), { products: [{ name: 'x' }] }, BRACES)), []);
+  assert.deepEqual(bodyOf(await fillDocx(fixture('tag-inverted-loop-example.docx'), { products: [] }, BRACES)), ['No products found']);
+  assert.deepEqual(bodyOf(await fillDocx(fixture('tag-inverted-loop-example.docx'), { products: [{ name: 'x' }] }, BRACES)), []);
 });
 
 const BULLET = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>';
 
-test('a paragraph holding only a section repeats as a paragraph; inline sections repeat inline', () => {
+test('a paragraph holding only a section repeats as a paragraph; inline sections repeat inline', async () => {
   const template = buildDocx({
     body:
       p('Items:') +
@@ -117,7 +114,7 @@ test('a paragraph holding only a section repeats as a paragraph; inline sections
       p('Block {{name}}') +
       '<w:p><w:r><w:t>{{/items}}</w:t></w:r></w:p>',
   });
-  const out = fillDocx(template, { items: [{ name: 'one' }, { name: 'two' }] });
+  const out = await fillDocx(template, { items: [{ name: 'one' }, { name: 'two' }] });
   assert.deepEqual(bodyOf(out), ['Items:', 'one', 'two', 'Inline: [one][two] done', 'Block one', 'Block two']);
   // The repeated bullets keep their list formatting.
   assert.equal((parts(out)['word/document.xml'].match(/<w:numId w:val="1"\/>/g) ?? []).length, 2);
@@ -146,31 +143,31 @@ test('a section tag alone in its paragraph takes the paragraph with it, as in th
     { proof: [{ reason: 'A' }, { reason: 'B' }], steps: [{ name: '1' }, { name: '2' }] },
     { proof: [], steps: [] },
   ]) {
-    const copy = bodyParagraphs(importDocx(fillDocx(template, data)).sections[0].body);
+    const copy = bodyParagraphs(importDocx(await fillDocx(template, data)).sections[0].body);
     const pdf = bodyParagraphs((await bindTemplate(compiled.template, data)).sections[0].body);
     // The editable copy holds exactly the paragraphs the PDF shows.
     assert.deepEqual(copy, pdf);
   }
-  const filled = bodyParagraphs(importDocx(fillDocx(template, { proof: [{ reason: 'A' }, { reason: 'B' }], steps: [{ name: '1' }] })).sections[0].body);
+  const filled = bodyParagraphs(importDocx(await fillDocx(template, { proof: [{ reason: 'A' }, { reason: 'B' }], steps: [{ name: '1' }] })).sections[0].body);
   assert.deepEqual(filled, ['Proof:', '• It works because A', '• It works because B', '• Step 1', 'after']);
   // The fixture written that way in Word: two bullets per list, none empty.
-  const fixtureCopy = bodyParagraphs(importDocx(fillDocx(fixture('tag-product-loop.docx'), {
+  const fixtureCopy = bodyParagraphs(importDocx(await fillDocx(fixture('tag-product-loop.docx'), {
     products: [{ title: 'T', name: 'N', reference: 'R', avantages: [{ title: 'A', proof: [{ reason: 'r1' }, { reason: 'r2' }] }] }],
   }, BRACES)).sections[0].body);
   assert.deepEqual(fixtureCopy.filter((t) => t.startsWith('•')), ['•  It works because r1', '•  It works because r2']);
 });
 
-test('a section filling the only cell of a row repeats the row', () => {
+test('a section filling the only cell of a row repeats the row', async () => {
   const cell = (text: string): string => `<w:tc>${p(text)}</w:tc>`;
   const template = buildDocx({
     body: `<w:tbl><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr>${cell('Header')}</w:tr><w:tr>${cell('{{#rows}}{{.}}{{/rows}}')}</w:tr></w:tbl>`,
   });
-  const tbl = importDocx(fillDocx(template, { rows: ['r1', 'r2', 'r3'] })).sections[0].body[0];
+  const tbl = importDocx(await fillDocx(template, { rows: ['r1', 'r2', 'r3'] })).sections[0].body[0];
   assert.ok(tbl.type === 'table');
   assert.deepEqual(tbl.rows.map((r) => texts(r.cells[0].blocks).join('')), ['Header', 'r1', 'r2', 'r3']);
 });
 
-test('names with dots and spaces, filters, defaults, conditions, missing values, line breaks', () => {
+test('names with dots and spaces, filters, defaults, conditions, missing values, line breaks', async () => {
   const template = buildDocx({
     body:
       p('{{customer.name}} / {{first name}} / {{customer.address.city | upper}}') +
@@ -190,7 +187,7 @@ test('names with dots and spaces, filters, defaults, conditions, missing values,
     none: [],
     notes: 'line one\nline two',
   };
-  const out = fillDocx(template, data, ['{{', '}}'], { locale: 'en-US' });
+  const out = await fillDocx(template, data, ['{{', '}}'], { locale: 'en-US' });
   const lines = bodyOf(out);
   assert.deepEqual(lines.slice(0, 4), ['ACME / Zoë / KÖLN', '1,234.50 | €9.99 | 22 November 2026', '[] [n/a] []', 'VIP ACME ']);
   // A line break in a value is a Word line break.
@@ -198,17 +195,17 @@ test('names with dots and spaces, filters, defaults, conditions, missing values,
   assert.match(parts(out)['word/document.xml'], /line one<\/w:t><\/w:r><w:r><w:br\/>|line one<\/w:t><w:br\/>/);
   // The locale changes number formats, as for the PDF.
   // (Intl puts a no-break space before the euro sign.)
-  assert.equal(bodyOf(fillDocx(template, data, ['{{', '}}'], { locale: 'de-DE' }))[1].replace(/[\u00a0\u202f]/g, ' '), '1.234,50 | 9,99 € | 22 November 2026');
+  assert.equal(bodyOf(await fillDocx(template, data, ['{{', '}}'], { locale: 'de-DE' }))[1].replace(/[\u00a0\u202f]/g, ' '), '1.234,50 | 9,99 € | 22 November 2026');
 });
 
-test('per-template delimiters', () => {
+test('per-template delimiters', async () => {
   const template = buildDocx({ body: p('<<name>> and [[#xs]]<<.>>[[/xs]]') });
-  assert.deepEqual(bodyOf(fillDocx(template, { name: 'N' }, ['<<', '>>'])), ['N and [[#xs]][[/xs]]']);
+  assert.deepEqual(bodyOf(await fillDocx(template, { name: 'N' }, ['<<', '>>'])), ['N and [[#xs]][[/xs]]']);
   const square = buildDocx({ body: p('[name] [#xs][.],[/xs]') });
-  assert.deepEqual(bodyOf(fillDocx(square, { name: 'N', xs: [1, 2] }, ['[', ']'])), ['N 1,2,']);
+  assert.deepEqual(bodyOf(await fillDocx(square, { name: 'N', xs: [1, 2] }, ['[', ']'])), ['N 1,2,']);
 });
 
-test('{%image} embeds the picture: media file, relationship, content type, inline drawing sized like the PDF', () => {
+test('{%image} embeds the picture: media file, relationship, content type, inline drawing sized like the PDF', async () => {
   const png = makePng(200, 100);
   const uri = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
   const template = buildDocx({
@@ -216,7 +213,7 @@ test('{%image} embeds the picture: media file, relationship, content type, inlin
     headers: { header1: p('{{%logo}}') },
     sectPr: '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>',
   });
-  const out = fillDocx(template, { logo: uri, rows: [{ icon: uri }, { icon: uri }] });
+  const out = await fillDocx(template, { logo: uri, rows: [{ icon: uri }, { icon: uri }] });
   const files = unzipSync(out);
   const media = Object.keys(files).filter((n) => n.startsWith('word/media/docloom_'));
   // One media file for one distinct image, however often it is shown.
@@ -237,27 +234,30 @@ test('{%image} embeds the picture: media file, relationship, content type, inlin
   assert.equal(texts(model.sections[0].header?.default).join(''), '<image>');
 });
 
-test('image values: empty is nothing, bad data is an error, URLs only through fillDocxAsync', async () => {
-  const template = buildDocx({ body: p('[{{%logo}}]') });
-  assert.deepEqual(bodyOf(fillDocx(template, {})), ['[]']);
-  assert.equal(engineCode(() => fillDocx(template, { logo: 'data:image/png;base64,AAAA' })), 'invalid_image');
-  assert.equal(engineCode(() => fillDocx(template, { logo: 'ftp://x/y.png' })), 'invalid_image');
-  assert.equal(engineCode(() => fillDocx(template, { logo: 'https://example.com/logo.png' })), 'image_url_not_allowed');
+test('image values: empty is nothing, bad data is an error, URLs fetched as for the PDF: only those a tag uses, once each', async () => {
+  const template = buildDocx({ body: p('[{{%logo}}]') + p('again {{%logo}}') });
+  assert.deepEqual(bodyOf(await fillDocx(template, {})), ['[]', 'again ']);
+  assert.equal(await engineCode(() => fillDocx(template, { logo: 'data:image/png;base64,AAAA' })), 'invalid_image');
+  assert.equal(await engineCode(() => fillDocx(template, { logo: 'ftp://x/y.png' })), 'invalid_image');
+  assert.equal(await engineCode(() => fillDocx(template, { logo: 'https://example.com/logo.png' })), 'image_url_not_allowed');
   const png = makePng(10, 10);
   const requested: string[] = [];
-  const out = await fillDocxAsync(template, { logo: 'https://example.com/logo.png', other: 'https://example.com/not-an-image' }, undefined, {
-    fetchImage: async (url) => {
-      requested.push(url);
-      if (url.endsWith('logo.png')) return { data: png, mime: 'image/png' };
-      throw new Error('404');
-    },
-  });
-  assert.deepEqual(requested.sort(), ['https://example.com/logo.png', 'https://example.com/not-an-image']);
+  const resolveImage = async (url: string) => {
+    requested.push(url);
+    if (url.endsWith('logo.png')) return { data: png, mime: 'image/png' };
+    throw new EngineError('image_blocked', `blocked ${url}`, 'logo');
+  };
+  const out = await fillDocx(template, { logo: 'https://example.com/logo.png', other: 'https://example.com/not-an-image' }, undefined, { resolveImage });
+  // The URL no tag uses is never fetched; the logo shown twice is fetched once and stored once.
+  assert.deepEqual(requested, ['https://example.com/logo.png']);
   assert.ok(unzipSync(out)['word/media/docloom_image1.png']);
+  assert.equal(Object.keys(unzipSync(out)).filter((n) => n.startsWith('word/media/')).length, 1);
+  // A fetch the resolver refuses fails the fill with the resolver's own error, as the PDF does.
+  assert.equal(await engineCode(() => fillDocx(template, { logo: 'https://example.com/x.gif' }, undefined, { resolveImage })), 'image_blocked');
 });
 
-test('{$page} and {$pages} become Word page fields; comments vanish', () => {
-  const out = fillDocx(buildDocx({ body: p('Page {{$page}} of {{$pages}}{{! internal note }}') }), {});
+test('{$page} and {$pages} become Word page fields; comments vanish', async () => {
+  const out = await fillDocx(buildDocx({ body: p('Page {{$page}} of {{$pages}}{{! internal note }}') }), {});
   const xml = parts(out)['word/document.xml'];
   assert.match(xml, /<w:fldSimple w:instr=" PAGE ">/);
   assert.match(xml, /<w:fldSimple w:instr=" NUMPAGES ">/);
@@ -265,8 +265,8 @@ test('{$page} and {$pages} become Word page fields; comments vanish', () => {
   assert.deepEqual(bodyOf(out), ['Page <page> of <pages>']);
 });
 
-test('what the importer refuses is refused before anything is filled, with the same errors', () => {
-  assert.equal(engineCode(() => fillDocx(new TextEncoder().encode('not a docx'), {})), 'unsupported_file');
+test('what the importer refuses is refused before anything is filled, with the same errors', async () => {
+  assert.equal(await engineCode(() => fillDocx(new TextEncoder().encode('not a docx'), {})), 'unsupported_file');
   const bomb = buildDocx({ body: p('x'), extra: { 'word/media/zeros.bin': new Uint8Array(5 * 1024 * 1024) } });
-  assert.equal(engineCode(() => fillDocx(bomb, {})), 'too_large');
+  assert.equal(await engineCode(() => fillDocx(bomb, {})), 'too_large');
 });

@@ -201,6 +201,24 @@ test('.docx template: the same expressions in split runs, table rows and the hea
   assert.match(docx, /Head Ada/);
 });
 
+test('data of the wrong kinds: the document completes, PDF and .docx alike, and no expression shows NaN, undefined, Infinity or [object Object]', async () => {
+  const up = await upload('hostile-kinds.docx', docxTemplate());
+  assert.equal(up.status, 201, JSON.stringify(up.body));
+  const uuid = up.body.template.uuid as string;
+  const kinds: unknown[] = [{ x: 1 }, [1, 2], 'text', null, 1e308, -1e308, true, '', []];
+  for (const [i, odd] of kinds.entries()) {
+    // Every value the template reads takes the odd kind, but the keys aggregates add up (which fail the document
+    // on anything but a number or null, tested apart).
+    const num = typeof odd === 'number' || odd === null ? odd : 1;
+    const data = { a: odd, b: odd, flag: odd, name: odd, last: odd, 'first-name': odd, balance: odd, items: [{ desc: odd, hours: num, rate: odd, net: num }] };
+    const pdf = await pdfOf(uuid, data);
+    const docx = docxText((await render(uuid, data, 'docx')).bytes);
+    for (const [output, text] of [['PDF', pdf], ['.docx', docx]]) {
+      assert.doesNotMatch(text, /NaN|undefined|Infinity|object Object/, `${output} with ${JSON.stringify(odd)} (${i}): ${text}`);
+    }
+  }
+});
+
 test('one 422 lists every malformed tag of a .json file, each located (part, paragraph, tag, offset, column)', async () => {
   const lines = ['ok {{a}}', 'x {{a >}}', '{{(a}} and {{x ? 1}}', '{{@raw}}', '{{=<< >>=}}', 'Call {{f(1)}}', '{{a = 1}}', '{{-w:p items}}', '{{#a >}}y{{/a >}}'];
   const up = await upload('bad.json', jsonModel(lines, false));

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { closedPort, settle, startHttp, startTrap, type HttpListener, type Listener } from '../net/listeners.js';
 import { dataUri, makePng } from '../net/images.js';
 import { createDocument, json, jsonTemplate, uploadTemplate, type Body } from './support.js';
+import { buildDocx, p } from '../docx/build-docx.js';
 
 const LIMITS = { rowsPerList: 3, imagesPerDocument: 2, imagePixels: 10_000, imageFetchMs: 400 };
 const LINES = ['{{%logo}}', '{{%badge}}', '{{%stamp}}', '{{#items}}', '{{name}}', '{{/items}}'];
@@ -125,4 +126,45 @@ test('past the guard: refused connection → image_fetch_failed, HTML → image_
   const ok = await createDocument(local, { template_id: templates.get(local)!, data: JSON.stringify({ logo: ONE }) });
   assert.equal(ok.body.document.status, 'completed');
   assert.deepEqual(local.logs, [], 'data problems are not logged as crashes');
+});
+
+test('a .docx template: every data failure ends the PDF and the filled .docx alike (same code, same message, no file)', async () => {
+  const docx = new Map<TestServer, string>();
+  for (const s of [guarded, local]) {
+    // The same tags as the .json template, plus an aggregate: a Word file a user would make.
+    const t = await uploadTemplate(s, { name: 'images.docx', bytes: buildDocx({ body: [...LINES, 'Total {{items | sum:"n"}}'].map((line) => p(line)).join('') }) });
+    assert.equal(t.status, 201, JSON.stringify(t.body));
+    docx.set(s, t.body.template.uuid);
+  }
+  const cases: Array<[TestServer, Record<string, unknown>, string]> = [
+    [guarded, { logo: 'data:image/png;base64,AAAA' }, 'invalid_image'],
+    [guarded, { badge: 'ftp://example.invalid/x.png' }, 'invalid_image'],
+    [guarded, { logo: `http://127.0.0.1:${trap.port}/logo.png` }, 'image_blocked'],
+    [guarded, { items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] }, 'limit_exceeded'],
+    [guarded, { logo: dataUri('image/png', makePng(200, 100)) }, 'image_too_large'],
+    [guarded, { logo: ONE, badge: dataUri('image/png', makePng(2, 1)), stamp: dataUri('image/png', makePng(1, 2)) }, 'limit_exceeded'],
+    [guarded, { items: [{ name: 'a', n: 1 }, { name: 'b', n: { x: 1 } }] }, 'aggregate_not_number'],
+    [local, { logo: `http://127.0.0.1:${web.port}/page.html` }, 'image_type'],
+  ];
+  for (const [s, data, code] of cases) {
+    const errors = [];
+    for (const output_type of ['pdf', 'docx']) {
+      const { status, body } = await createDocument(s, { template_id: docx.get(s)!, data: JSON.stringify(data), output_type });
+      assert.equal(status, 201, JSON.stringify(body));
+      const d: Body = body.document;
+      assert.equal(d.status, 'failed', `${output_type} ${JSON.stringify(data).slice(0, 80)}: ${JSON.stringify(d)}`);
+      assert.equal((await fetch(d.download_url)).status, 409);
+      errors.push(d.error);
+    }
+    assert.equal(errors[0].code, code, JSON.stringify(errors[0]));
+    assert.deepEqual(errors[1], errors[0], `the PDF and the .docx fail alike for ${JSON.stringify(data).slice(0, 80)}`);
+  }
+  await settle();
+  assert.equal(trap.connections(), 0);
+  // At the limits both render.
+  for (const output_type of ['pdf', 'docx']) {
+    const ok = await createDocument(guarded, { template_id: docx.get(guarded)!, data: JSON.stringify({ logo: ONE, items: [{ name: 'a', n: 2 }, { name: 'b' }, { name: 'c', n: null }] }), output_type });
+    assert.equal(ok.body.document.status, 'completed', JSON.stringify(ok.body.document));
+  }
+  assert.deepEqual(guarded.logs, [], 'data problems are not logged as crashes');
 });

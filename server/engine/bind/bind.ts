@@ -58,15 +58,6 @@ export async function bindTemplate(compiled: CompiledTemplate, data: unknown, op
   return model;
 }
 
-/**
- * bindTemplate without I/O, for the filled .docx: image URLs must be among `fetched` (see ImageQueue.settleSync).
- */
-export function bindTemplateSync(compiled: CompiledTemplate, data: unknown, options: BindOptions = {}, fetched?: ReadonlyMap<string, Uint8Array>): TemplateModel {
-  const { model, images } = bindWithoutImages(compiled, data, options);
-  if (images.size > 0) images.settleSync(fetched);
-  return model;
-}
-
 function bindWithoutImages(compiled: CompiledTemplate, data: unknown, options: BindOptions): { model: TemplateModel; images: ImageQueue } {
   if (compiled?.kind !== 'docloom-compiled') throw new EngineError('invalid_template', 'This is not a compiled template.');
   const limits: BindLimits = { ...DEFAULT_BIND_LIMITS, ...options.limits };

@@ -64,25 +64,6 @@ export class ImageQueue {
     return this.bySrc.size;
   }
 
-  /**
-   * settle without I/O, for the filled .docx (fill.ts): data: URIs are decoded, URLs must be among `fetched`
-   * (fetched before filling), else image_url_not_allowed.
-   */
-  settleSync(fetched: ReadonlyMap<string, Uint8Array> | undefined): void {
-    for (const [src, entry] of this.bySrc) {
-      let ready: Ready;
-      if (DATA_PATTERN.test(src)) ready = this.decode(src, entry.field);
-      else {
-        const data = fetched?.get(src);
-        if (!data) {
-          throw new EngineError('image_url_not_allowed', `The image for "${entry.field}" is a URL, and URLs cannot be fetched here; send the image as a data: URI.`, entry.field);
-        }
-        ready = this.fromBytes(data, entry.field);
-      }
-      this.place(ready, entry.placements);
-    }
-  }
-
   private place(ready: Ready, placements: Placement[]): void {
     for (const { run, box, maxWidth } of placements) {
       const size = fitImage(ready.image, box, maxWidth);

@@ -6,7 +6,8 @@
  * written back as XML (fill-write.ts). Parts without a tag are copied unchanged. Every failure is an EngineError.
  */
 import PizZip from 'pizzip';
-import { bindTemplateSync } from '../bind/bind.js';
+import { bindTemplate, type BindLimits } from '../bind/bind.js';
+import type { ImageResolver } from '../bind/images.js';
 import { EngineError } from '../errors.js';
 import { decodeDataUriImage } from '../images/sniff.js';
 import type { ImageRun } from '../model/types.js';
@@ -18,16 +19,12 @@ export type { DocxFillPlan } from './fill-plan.js';
 export interface FillDocxOptions {
   /** BCP 47 locale for filters; default the template's language, else en-US (as for the PDF). */
   locale?: string;
-  /** Largest image, in bytes and in pixels (defaults as CONTRACT.md §8: 10 MB, 40 megapixels). */
-  imageBytes?: number;
-  imagePixels?: number;
-  /** Images already fetched for URL values, by URL (fillDocxAsync fills this in). */
-  fetchedImages?: ReadonlyMap<string, Uint8Array>;
+  /** Data limits, as for the PDF (CONTRACT.md §8; each one left out keeps its default). */
+  limits?: Partial<BindLimits>;
+  /** How image values that are http(s) URLs are fetched, as for the PDF; without it only data: URIs are taken. */
+  resolveImage?: ImageResolver;
 }
 
-export type ImageFetcher = (src: string, field: string) => Promise<{ data: Uint8Array; mime: string }>;
-
-const HTTP_URL = /^https?:\/\//i;
 const REL_TYPE_IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
 const MEDIA_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
@@ -39,10 +36,23 @@ interface PlacedImage {
   data: Uint8Array;
 }
 
-/** Fills a compiled .docx template with data and returns the filled .docx. Synchronous: image URLs need fillDocxAsync. */
-export function fillDocx(plan: DocxFillPlan, data: Record<string, unknown>, options: FillDocxOptions = {}): Uint8Array {
+/**
+ * Fills a compiled .docx template with data and returns the filled .docx. Binding is the PDF's own (bindTemplate),
+ * image fetches included, so the same data fails with the same error in both outputs; an image URL used in several
+ * parts is fetched once.
+ */
+export async function fillDocx(plan: DocxFillPlan, data: Record<string, unknown>, options: FillDocxOptions = {}): Promise<Uint8Array> {
   const locale = options.locale ?? plan.locale ?? 'en-US';
-  const limits = { ...(options.imageBytes ? { imageBytes: options.imageBytes } : {}), ...(options.imagePixels ? { imagePixels: options.imagePixels } : {}) };
+  const { limits } = options;
+  const resolve = options.resolveImage;
+  const fetches = new Map<string, Promise<{ data: Uint8Array; mime: string }>>();
+  const resolveImage: ImageResolver | undefined = resolve
+    ? (src, field) => {
+        let fetch = fetches.get(src);
+        if (!fetch) fetches.set(src, (fetch = resolve(src, field)));
+        return fetch;
+      }
+    : undefined;
   let zip: PizZip;
   try {
     zip = new PizZip(plan.bytes);
@@ -71,53 +81,17 @@ export function fillDocx(plan: DocxFillPlan, data: Record<string, unknown>, opti
       }
       return inlinePictureXml(relId, ++drawingId, run.width, run.height, run.alt ?? '');
     };
-    const fill = (container: ContainerPlan): string => {
-      const bound = bindTemplateSync(container.template, data, { locale, limits }, options.fetchedImages);
+    const fill = async (container: ContainerPlan): Promise<string> => {
+      const bound = await bindTemplate(container.template, data, { locale, limits, resolveImage });
       return container.before + writeBlocks(bound.sections[0]?.body ?? [], container.source, placePicture) + container.after;
     };
-    const boxes = part.boxes.map(fill);
-    const xml = part.main ? fill(part.main) : part.xml;
+    const boxes: string[] = [];
+    for (const box of part.boxes) boxes.push(await fill(box));
+    const xml = part.main ? await fill(part.main) : part.xml;
     zip.file(part.name, boxes.length > 0 ? xml.replace(BOX_MARKER, (_, n: string) => boxes[Number(n)]) : xml);
   }
   addImages(zip, placed);
   return zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
-}
-
-/** fillDocx for data whose image values may be http(s) URLs: fetches them first with `fetchImage`. */
-export async function fillDocxAsync(
-  plan: DocxFillPlan,
-  data: Record<string, unknown>,
-  options: FillDocxOptions & { fetchImage?: ImageFetcher } = {},
-): Promise<Uint8Array> {
-  const urls = new Map<string, string>();
-  collectUrls(data, '', urls, 0);
-  const fetched = new Map<string, Uint8Array>(options.fetchedImages ?? []);
-  if (urls.size > 0 && options.fetchImage) {
-    const fetchImage = options.fetchImage;
-    await Promise.all(
-      [...urls].map(async ([url, field]) => {
-        try {
-          fetched.set(url, (await fetchImage(url, field)).data);
-        } catch {
-          // Not every URL in the data is an image tag's value: only a tag that needs it fails, when filling.
-        }
-      }),
-    );
-  }
-  return fillDocx(plan, data, { ...options, fetchedImages: fetched });
-}
-
-const MAX_URLS = 200;
-
-function collectUrls(value: unknown, field: string, out: Map<string, string>, depth: number): void {
-  if (out.size >= MAX_URLS || depth > 32) return;
-  if (typeof value === 'string') {
-    if (HTTP_URL.test(value.trim())) out.set(value.trim(), field);
-    return;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) collectUrls(v, Array.isArray(value) ? field : key, out, depth + 1);
-  }
 }
 
 /** Adds the media files, their relationships (per part) and content types for the pictures placed. */
