@@ -389,9 +389,8 @@ export class DocumentService {
   async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest): Promise<DocumentRecord> {
     const record = { ...doc, status: 'pending' as const };
     const { templatePath: _local, ...request } = req;
-    const settled = req.async ? undefined : queue.settled(doc.id);
     await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
-    if (settled) await settled;
+    if (!req.async) await queue.settled(doc.id);
     return record;
   }
 

@@ -82,7 +82,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     queue,
   });
   // Two claimed jobs per render worker keep each worker fed, as the pool's own allowance does (render-pool.ts).
-  const queueWorkers = queue && startQueueWorkers(queue, documents, Math.max(1, config.renderWorkers) * 2, logger.error);
+  const queueWorkers = queue && startQueueWorkers(queue, documents, Math.max(1, config.renderWorkers) * 2, logger.error, logger.info);
   // On a shared database the unfinished documents are the queue's: another instance may be rendering them, and a
   // dead instance's are taken over once their lease runs out.
   const interrupted = shared ? 0 : await documents.recoverInterrupted();

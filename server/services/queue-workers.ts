@@ -14,7 +14,13 @@ export interface QueueWorkers {
   close(): Promise<void>;
 }
 
-export function startQueueWorkers(queue: JobQueue, documents: DocumentService, slots: number, log: (line: string) => void): QueueWorkers {
+export function startQueueWorkers(
+  queue: JobQueue,
+  documents: DocumentService,
+  slots: number,
+  log: (line: string) => void,
+  info: (line: string) => void = log,
+): QueueWorkers {
   const inHand = new Set<Promise<void>>();
   let claiming = false;
   let again = false;
@@ -32,6 +38,7 @@ export function startQueueWorkers(queue: JobQueue, documents: DocumentService, s
         log(`document ${job.record.id}: claimed ${MAX_ATTEMPTS} times without finishing; marked failed`);
         return;
       }
+      if (job.lease.attempt > 1) info(`queue: took over document ${job.record.id} (claim ${job.lease.attempt}: the last one's lease ran out)`);
       await documents.renderClaimed(job);
     } catch (err) {
       // The lease is released below: if nothing was written, another claim takes the job once it runs out.

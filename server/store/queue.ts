@@ -48,7 +48,7 @@ export interface JobQueue {
   enqueue(record: DocumentRecord, request: object, priority: number): Promise<void>;
   /** The next job no live lease holds (highest priority, oldest first), leased to this instance; or none. */
   claim(): Promise<ClaimedJob | undefined>;
-  /** Resolves once the document is completed or failed (on whichever instance), or deleted. */
+  /** Resolves once the stored document is completed or failed (on whichever instance), or deleted. Call after enqueue. */
   settled(documentId: number): Promise<void>;
   /** Calls `wake` when work may be waiting (a job enqueued anywhere, or the periodic look for expired leases). */
   onWork(wake: () => void): void;

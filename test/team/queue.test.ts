@@ -46,7 +46,6 @@ describe('the render queue: leases', { skip }, () => {
       const [a, b] = [await open('a'), await open('b')];
       const id = await repos.documents.nextId();
       await a.enqueue(documentRecord(id, { status: 'pending' }), { what: 'test' }, 1);
-      const settled = b.settled(id);
       const first = await a.claim();
       assert.equal(first?.record.id, id);
       assert.equal(first.record.status, 'processing');
@@ -65,7 +64,7 @@ describe('the render queue: leases', { skip }, () => {
       assert.equal((await repos.documents.get(id))?.status, 'processing');
       assert.equal(await second.lease.finish({ status: 'completed', size: 2 }), 'done');
       second.lease.release();
-      await settled;
+      await b.settled(id);
       const doc = await repos.documents.get(id);
       assert.equal(doc?.status, 'completed');
       assert.equal(doc?.size, 2);

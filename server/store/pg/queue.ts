@@ -151,12 +151,16 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
       if (!row) return undefined;
       return { record: row.record, request: row.request, priority: row.priority, lease: lease(row.document_id, row.attempt) };
     },
-    settled(documentId) {
-      return new Promise<void>((resolve) => {
+    async settled(documentId) {
+      // Listening first, then one look: a completion notified in between is heard, one before is seen.
+      const done = new Promise<void>((resolve) => {
         const list = waiting.get(documentId) ?? [];
         list.push(resolve);
         waiting.set(documentId, list);
       });
+      const { rowCount } = await pool.query(`SELECT 1 FROM documents WHERE id = $1 AND status IN ('pending', 'processing')`, [documentId]);
+      if (!rowCount) settle(documentId);
+      return done;
     },
     onWork(wake) {
       wakers.push(wake);
