@@ -51,6 +51,11 @@ export interface Config {
   downloadLinkMinutes: number;
   /** Seconds between two sweeps for expired documents. */
   sweepIntervalSeconds: number;
+  /**
+   * DOCLOOM_QUEUE_LEASE_MS: on a team server, how long a claimed render job is held without renewal (renewed every
+   * third of it while rendering); a dead instance's jobs are taken over once it runs out (docs/team-server.md).
+   */
+  queueLeaseMs: number;
   /** Render worker threads; 0 renders on the main thread. */
   renderWorkers: number;
   /** Offer the sample templates from resources/templates on first start. */
@@ -182,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     allowPrivateNetwork: bool(env, 'DOCLOOM_ALLOW_PRIVATE_NETWORK', false),
     downloadLinkMinutes: int(env, 'DOCLOOM_DOWNLOAD_LINK_MINUTES', 60, 1),
     sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
+    queueLeaseMs: int(env, 'DOCLOOM_QUEUE_LEASE_MS', 30_000, 300),
     renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', defaultRenderWorkers()),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,

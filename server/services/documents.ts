@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { DocumentFilter, DocumentRecord, DocumentStatus, TemplateRecord } from '../store/index.js';
 import type { DocumentRepo, Page } from '../store/repositories.js';
 import type { CloudCopy, FileStore } from '../store/files/file-store.js';
+import { QUEUE_PRIORITY, type ClaimedJob, type JobQueue, type Lease } from '../store/queue.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -48,6 +49,11 @@ export interface DocumentServiceDeps {
   log: (line: string) => void;
   /** limits.dataDepth: how deeply `data` may nest (default 64). */
   dataDepth?: number;
+  /**
+   * The team server's durable render queue (store/queue.ts): accepted documents become jobs any instance's workers
+   * claim (services/queue-workers.ts). Absent on the desktop, which renders in this process.
+   */
+  queue?: JobQueue;
 }
 
 export interface CreateContext {
@@ -71,6 +77,9 @@ interface ValidRequest {
   locale: string | null;
   async: boolean;
 }
+
+/** What a queued job keeps to be rendered on any instance: the request without this machine's template path. */
+type QueuedRequest = Omit<ValidRequest, 'templatePath'>;
 
 export interface FileToSend {
   size: number;
@@ -352,6 +361,7 @@ export class DocumentService {
       created_at: now,
       updated_at: now,
     };
+    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req);
     // A synchronous document is written once, when finished; an async one is on disk before the 202.
     try {
       await this.deps.repo.insert(doc, req.async);
@@ -372,7 +382,40 @@ export class DocumentService {
     return { ...doc, status: 'pending' };
   }
 
-  async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile): Promise<void> {
+  /**
+   * The team server: the record and its job are stored in one commit; any instance's worker renders it. A
+   * synchronous request waits until the document is completed or failed, wherever it was rendered.
+   */
+  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest): Promise<DocumentRecord> {
+    const record = { ...doc, status: 'pending' as const };
+    const { templatePath: _local, ...request } = req;
+    await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
+    if (!req.async) await queue.settled(doc.id);
+    return record;
+  }
+
+  /** Renders a job this instance claimed from the queue; its outcome is written only while the lease holds. */
+  async renderClaimed(job: ClaimedJob): Promise<void> {
+    const request = job.request as QueuedRequest;
+    const doc = job.record;
+    let req: ValidRequest;
+    try {
+      req = { ...request, templatePath: await this.deps.templates.filePath(request.template) };
+    } catch (err) {
+      this.deps.log(`document ${doc.id}: template file unavailable: ${(err as Error).message}`);
+      await this.#fail(doc, 'render_failed', 'The document could not be rendered: its template file could not be read.', job.lease);
+      return;
+    }
+    const work = this.#render(doc, req, job.priority === QUEUE_PRIORITY.interactive ? 'interactive' : 'batch', undefined, job.lease);
+    this.#running.add(work);
+    try {
+      await work;
+    } finally {
+      this.#running.delete(work);
+    }
+  }
+
+  async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile, lease?: Lease): Promise<void> {
     const title = doc.output_filename!.replace(/\.[^.]+$/, '');
     try {
       const job = this.#job(req.template, req.templatePath, req.data, {
@@ -394,20 +437,20 @@ export class DocumentService {
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
       if (!outcome.ok) {
         if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
-        await this.#fail(doc, outcome.code, outcome.message);
+        await this.#fail(doc, outcome.code, outcome.message, lease);
         return;
       }
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
-      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile);
+      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile, lease);
     } catch (err) {
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const full = isNoSpace(err);
-      if (full && priority === 'interactive') {
+      if (full && priority === 'interactive' && !lease) {
         // A synchronous create answers 507 and keeps nothing: no record, no file.
         await this.#forget(doc.id, doc.output_type);
         throw err;
       }
-      await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.').catch(() => undefined);
+      await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.', lease).catch(() => undefined);
     }
   }
 
@@ -417,7 +460,8 @@ export class DocumentService {
    * memory, in answers, in snapshots) only once all of it is on disk; a crash before that leaves a line that the
    * next start checks against the files, and files without a completed record, removed at start.
    */
-  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
+  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile, lease?: Lease): Promise<void> {
+    if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable);
     if (!(await this.deps.repo.get(doc.id))) return; // deleted while rendering
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
@@ -433,13 +477,34 @@ export class DocumentService {
     profile?.mark('store_update');
   }
 
+  /**
+   * A queued job's completion: the files are placed only while the lease holds (a claim whose lease ran out and
+   * was taken over leaves the key to the new claim), and the record is written with the job's removal, only if
+   * this claim is still the job's — one record, one object, whichever instance finishes first or last.
+   */
+  async #completeLeased(lease: Lease, doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
+    if (!(await lease.hold())) return;
+    const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
+    const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable') : undefined;
+    await output.durable;
+    await copy?.durable;
+    const outcome = await lease.finish({ status: 'completed', pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() });
+    if (outcome === 'deleted') await this.deps.files.remove(doc.id, doc.output_type);
+    if (outcome === 'lost') this.deps.log(`document ${doc.id}: another instance took its job over (lease ran out); this render is dropped`);
+  }
+
   /** Drops a document that was never acknowledged: record (best effort on disk) and files. */
   async #forget(id: number, outputType: string): Promise<void> {
     await this.deps.repo.remove(id).catch(() => undefined);
     await this.deps.files.remove(id, outputType).catch(() => undefined);
   }
 
-  async #fail(doc: DocumentRecord, code: ErrorCode, message: string): Promise<void> {
+  async #fail(doc: DocumentRecord, code: ErrorCode, message: string, lease?: Lease): Promise<void> {
+    if (lease) {
+      // The files under this key may be a newer claim's: only the record is this claim's to write.
+      await lease.finish({ status: 'failed', error: { code, message }, updated_at: nowIso() });
+      return;
+    }
     // A file that cannot be removed (its folder is not one) must not leave the record `processing` for ever: it is
     // an orphan once the record says `failed`, and the next start removes orphans.
     await this.deps.files.remove(doc.id, doc.output_type).catch((err: unknown) => {

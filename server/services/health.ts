@@ -2,7 +2,8 @@
  * GET /api/health (docs/api.md): whether this instance can serve, for a load balancer — no token needed, nothing
  * secret said. Each dependency is `ok` or `down`: `database` the store (the data folder, or PostgreSQL answering a
  * query), `storage` where files live (the data folder, or the bucket answering a HEAD), `queue` the render queue
- * (this instance's render pool, `down` once the service is stopping). 503 when any is down.
+ * (this instance's render pool, `down` once the service is stopping; on a team server also its listening
+ * connection to the shared queue in PostgreSQL). 503 when any is down.
  */
 export type DependencyState = 'ok' | 'down';
 

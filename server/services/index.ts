@@ -1,4 +1,5 @@
 /** Builds the services over an open store. The HTTP layer and the CLI use these, never the store directly. */
+import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
@@ -19,6 +20,7 @@ import { TemplateService } from './templates.js';
 import { TokenAccess } from './token-access.js';
 import { BatchService } from '../batch/service.js';
 import { checkHealth, type Health } from './health.js';
+import { startQueueWorkers } from './queue-workers.js';
 
 export interface Services {
   config: Config;
@@ -66,6 +68,8 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
   const settings = await SettingsService.open(repos.settings, { allow_private_network: config.allowPrivateNetwork }, shared);
   const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
+  // A shared database's durable render queue: what any instance accepts, any instance renders (docs/team-server.md).
+  const queue = await repos.openQueue?.({ instance: `${os.hostname()}:${process.pid}`, leaseMs: config.queueLeaseMs, log: logger.error });
   const documents = new DocumentService({
     repo: repos.documents,
     files,
@@ -75,9 +79,12 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
     dataDepth: config.limits.dataDepth,
+    queue,
   });
-  // On a shared database the unfinished documents may be another running instance's: they are left alone until
-  // the durable job queue with leases exists (docs/team-server.md).
+  // Two claimed jobs per render worker keep each worker fed, as the pool's own allowance does (render-pool.ts).
+  const queueWorkers = queue && startQueueWorkers(queue, documents, Math.max(1, config.renderWorkers) * 2, logger.error, logger.info);
+  // On a shared database the unfinished documents are the queue's: another instance may be rendering them, and a
+  // dead instance's are taken over once their lease runs out.
   const interrupted = shared ? 0 : await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
   const batches = store && new BatchService({
@@ -105,6 +112,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     },
     config.sweepIntervalSeconds,
     logger.info,
+    repos.exclusively?.bind(repos),
   );
   return {
     config,
@@ -118,13 +126,17 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     renderer,
     sweeper,
     baseUrl: o.baseUrl,
-    health: () => checkHealth({ database: () => repos.ping(), storage: () => files.ping(), queue: () => !closing }),
+    // The queue: this instance's render pool, and on a team server also its hearing of the shared queue.
+    health: () => checkHealth({ database: () => repos.ping(), storage: () => files.ping(), queue: () => !closing && (queue?.listening() ?? true) }),
     async close() {
       closing = true;
       sweeper.stop();
       settings.stop();
       // No new batch rows; the ones in flight end with the pool (an `interrupted` one is rendered after a restart).
       batches?.stop();
+      // The shared queue's jobs in hand finish and are recorded; the rest wait in the database for other instances.
+      await queueWorkers?.close();
+      await queue?.close();
       // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
       await renderer.close();
       await documents.drain();

@@ -16,6 +16,7 @@ import type { DocumentRecord, IdempotencyEntry, TemplateRecord, TokenRecord } fr
 import type { DocumentFilter, FileChecks } from './documents.js';
 import type { TemplateListQuery } from './templates.js';
 import type { StoredSettings } from './settings.js';
+import type { JobQueue, QueueOptions } from './queue.js';
 
 export type { DocumentFilter, FileChecks, TemplateListQuery, StoredSettings };
 
@@ -128,6 +129,16 @@ export interface Repositories {
   readonly documents: DocumentRepo;
   readonly idempotency: IdempotencyRepo;
   readonly settings: SettingsRepo;
+  /**
+   * A shared database's durable render queue (store/queue.ts); absent on the data folder, whose one process renders
+   * what it accepts.
+   */
+  openQueue?(options: QueueOptions): Promise<JobQueue>;
+  /**
+   * Runs `work` only if no other instance on the shared database runs work under the same `name` now (an advisory
+   * lock); answers undefined when another does. Absent on the data folder (one process).
+   */
+  exclusively?<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
   /** Resolves when the store answers (GET /api/health): the data folder is writable, the database answers a query. */
   ping(): Promise<void>;
   /** Waits for pending writes and releases the store (the data folder's lock, the database's connections). */

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../server/store/pg/url.js';
-import { MIGRATIONS, openPgRepositories, type Migration } from '../../server/store/pg/index.js';
+import { LATEST_SCHEMA, MIGRATIONS, openPgRepositories, type Migration } from '../../server/store/pg/index.js';
 import { loadConfig } from '../../server/config.js';
 import { PG_PASSWORD, freePort, startPgCluster } from '../helpers/pg-cluster.js';
 import { runProcess } from '../helpers/process.js';
@@ -36,8 +36,10 @@ function docloom(args: string[], env: Record<string, string>) {
   });
 }
 
-const V2: Migration = {
-  version: 2,
+/** A migration of a newer docloom than this one. */
+const L = LATEST_SCHEMA;
+const NEXT: Migration = {
+  version: L + 1,
   describe: 'a column a newer docloom added',
   async up(client) {
     await client.query('ALTER TABLE documents ADD COLUMN newer text');
@@ -105,9 +107,9 @@ describe('schema migrations', { skip }, () => {
     const lines: string[] = [];
     const opened = await Promise.all(Array.from({ length: 6 }, () => openPgRepositories(url, { cacheDir, log: (l) => lines.push(l) })));
     try {
-      assert.deepEqual(lines, ['store: database schema 0 → 1: ' + MIGRATIONS[0].describe]);
+      assert.deepEqual(lines, MIGRATIONS.map((m) => `store: database schema ${m.version - 1} → ${m.version}: ${m.describe}`));
       const { rows } = await opened[0].pool.query('SELECT version FROM docloom_schema_migrations ORDER BY version');
-      assert.deepEqual(rows.map((r: { version: number }) => r.version), [1]);
+      assert.deepEqual(rows.map((r: { version: number }) => r.version), MIGRATIONS.map((m) => m.version));
       // One secret for all: each instance signs download links the others accept.
       for (const o of opened) assert.deepEqual(o.meta.secret, opened[0].meta.secret);
     } finally {
@@ -120,18 +122,18 @@ describe('schema migrations', { skip }, () => {
     const url = await cluster.createDatabase();
     await (await openPgRepositories(url, { cacheDir })).close();
     const lines: string[] = [];
-    const newer = await openPgRepositories(url, { cacheDir, migrations: [...MIGRATIONS, V2], log: (l) => lines.push(l) });
-    assert.equal(newer.meta.schemaVersion, 2);
-    assert.deepEqual(lines, ['store: database schema 1 → 2: a column a newer docloom added']);
+    const newer = await openPgRepositories(url, { cacheDir, migrations: [...MIGRATIONS, NEXT], log: (l) => lines.push(l) });
+    assert.equal(newer.meta.schemaVersion, L + 1);
+    assert.deepEqual(lines, [`store: database schema ${L} → ${L + 1}: a column a newer docloom added`]);
     await newer.close();
 
     await assert.rejects(openPgRepositories(url, { cacheDir }), (err: Error) => {
-      assert.match(err.message, /^docloom: the PostgreSQL database "t\w+" on 127\.0\.0\.1:\d+ is at schema version 2, newer than this docloom understands \(1\)/);
+      assert.match(err.message, new RegExp(`^docloom: the PostgreSQL database "t\\w+" on 127\\.0\\.0\\.1:\\d+ is at schema version ${L + 1}, newer than this docloom understands \\(${L}\\)`));
       return true;
     });
     const run = await docloom(['db', 'migrate'], { DOCLOOM_DATABASE_URL: url });
     assert.equal(run.status, 1);
-    assert.match(run.stderr, /^docloom: the PostgreSQL database "t\w+" on 127\.0\.0\.1:\d+ is at schema version 2, newer than this docloom understands \(1\); .*\n$/);
+    assert.match(run.stderr, new RegExp(`^docloom: the PostgreSQL database "t\\w+" on 127\\.0\\.0\\.1:\\d+ is at schema version ${L + 1}, newer than this docloom understands \\(${L}\\); .*\\n$`));
     assert.doesNotMatch(run.stderr, new RegExp(PG_PASSWORD));
   });
 
@@ -139,19 +141,19 @@ describe('schema migrations', { skip }, () => {
     if (typeof cluster === 'string') return;
     const url = await cluster.createDatabase();
     const broken: Migration = {
-      version: 2,
+      version: L + 1,
       describe: 'half a change',
       async up(client) {
         await client.query('CREATE TABLE half_made (x int)');
         await client.query('SELECT no_such_function()');
       },
     };
-    await assert.rejects(openPgRepositories(url, { cacheDir, migrations: [...MIGRATIONS, broken] }), /schema migration 2 \(half a change\) failed/);
+    await assert.rejects(openPgRepositories(url, { cacheDir, migrations: [...MIGRATIONS, broken] }), new RegExp(`schema migration ${L + 1} \\(half a change\\) failed`));
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const { rows } = await client.query(`SELECT to_regclass('half_made') AS t, (SELECT max(version) FROM docloom_schema_migrations) AS v`);
-      assert.deepEqual(rows[0], { t: null, v: 1 });
+      assert.deepEqual(rows[0], { t: null, v: L });
     } finally {
       await client.end();
     }
@@ -162,7 +164,7 @@ describe('schema migrations', { skip }, () => {
     const url = await cluster.createDatabase();
     const migrate = await docloom(['db', 'migrate'], { DOCLOOM_DATABASE_URL: url });
     assert.equal(migrate.status, 0, migrate.stderr);
-    assert.match(migrate.stdout, /schema 0 → 1: .*\n.*database "t\w+" on 127\.0\.0\.1:\d+: schema version 1, up to date\.\n$/);
+    assert.match(migrate.stdout, new RegExp(`schema 0 → 1: .*\\n(?:.*schema \\d+ → \\d+: .*\\n)*.*database "t\\w+" on 127\\.0\\.0\\.1:\\d+: schema version ${L}, up to date\\.\\n$`));
     assert.doesNotMatch(migrate.stderr + migrate.stdout, new RegExp(PG_PASSWORD));
     // Serving on the database is test/team/serve.test.ts's; files in a bucket need it (the data folder's start-up
     // check reads its documents' files on this disk).

@@ -14,6 +14,8 @@ import { pgTemplates } from './templates.js';
 import { pgDocuments } from './documents.js';
 import { pgIdempotency } from './idempotency.js';
 import { pgSettings } from './settings.js';
+import { openPgQueue } from './queue.js';
+import { exclusively } from './leader.js';
 
 export { parseDatabaseUrl, DATABASE_URL_VARIABLE, type DatabaseUrl } from './url.js';
 export { LATEST_SCHEMA, MIGRATIONS, type Migration } from './migrations.js';
@@ -59,6 +61,8 @@ export async function openPgRepositories(databaseUrl: string | DatabaseUrl, opti
       documents: pgDocuments(pool),
       idempotency: pgIdempotency(pool),
       settings: pgSettings(pool),
+      openQueue: (queueOptions) => openPgQueue(pool, queueOptions),
+      exclusively: (name, work) => exclusively(pool, name, work),
       ping: async () => {
         await pool.query('SELECT 1');
       },

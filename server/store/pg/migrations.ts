@@ -69,6 +69,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     },
   },
+  {
+    version: 2,
+    describe: 'render_jobs: the durable render queue (leases, takeover)',
+    async up(client) {
+      // One row per accepted document until its record is completed or failed (store/pg/queue.ts). Deleting the
+      // document deletes its job. `attempt` counts claims: a finish names the claim it belongs to.
+      await client.query(`
+        CREATE TABLE render_jobs (
+          document_id bigint PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+          priority smallint NOT NULL,
+          request jsonb NOT NULL,
+          attempt integer NOT NULL DEFAULT 0,
+          leased_by text,
+          lease_until timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX render_jobs_next ON render_jobs (priority, document_id);
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;

@@ -1,0 +1,88 @@
+/**
+ * This instance's takers of the team server's render queue (store/queue.ts): up to `slots` claimed jobs at once,
+ * each rendered through DocumentService.renderClaimed on this instance's render pool. They claim when woken (a job
+ * enqueued on any instance, or the queue's periodic look for leases that ran out) and after each job, until the
+ * queue is empty. close() stops claiming and waits for the jobs in hand.
+ */
+import { MAX_ATTEMPTS, type ClaimedJob, type JobQueue } from '../store/queue.js';
+import { nowIso } from './datetime.js';
+import type { DocumentService } from './documents.js';
+
+export interface QueueWorkers {
+  /** Jobs this instance renders now. */
+  busy(): number;
+  close(): Promise<void>;
+}
+
+export function startQueueWorkers(
+  queue: JobQueue,
+  documents: DocumentService,
+  slots: number,
+  log: (line: string) => void,
+  info: (line: string) => void = log,
+): QueueWorkers {
+  const inHand = new Set<Promise<void>>();
+  let claiming = false;
+  let again = false;
+  let stopped = false;
+
+  const run = async (job: ClaimedJob): Promise<void> => {
+    try {
+      if (job.lease.attempt > MAX_ATTEMPTS) {
+        // Every earlier claim ended with its instance gone: this job takes instances down, so it is not tried again.
+        await job.lease.finish({
+          status: 'failed',
+          error: { code: 'render_crashed', message: 'The document could not be rendered.' },
+          updated_at: nowIso(),
+        });
+        log(`document ${job.record.id}: claimed ${MAX_ATTEMPTS} times without finishing; marked failed`);
+        return;
+      }
+      if (job.lease.attempt > 1) info(`queue: took over document ${job.record.id} (claim ${job.lease.attempt}: the last one's lease ran out)`);
+      await documents.renderClaimed(job);
+    } catch (err) {
+      // The lease is released below: if nothing was written, another claim takes the job once it runs out.
+      log(`document ${job.record.id}: queued render: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    } finally {
+      job.lease.release();
+    }
+  };
+
+  /** Claims while there are free slots and jobs; a wake-up meanwhile makes it look once more. */
+  const fill = async (): Promise<void> => {
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = true;
+    try {
+      do {
+        again = false;
+        while (!stopped && inHand.size < slots) {
+          const job = await queue.claim().catch((err: unknown) => {
+            log(`queue: claim failed: ${(err as Error).message}`);
+            return undefined;
+          });
+          if (!job) break;
+          const work = run(job).finally(() => {
+            inHand.delete(work);
+            void fill();
+          });
+          inHand.add(work);
+        }
+      } while (again && !stopped);
+    } finally {
+      claiming = false;
+    }
+  };
+
+  queue.onWork(() => void fill());
+  void fill();
+  return {
+    busy: () => inHand.size,
+    async close() {
+      stopped = true;
+      while (inHand.size > 0) await Promise.allSettled([...inHand]);
+    },
+  };
+}

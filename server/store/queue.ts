@@ -1,0 +1,66 @@
+/**
+ * The durable render queue of a team server (docs/team-server.md, "Render queue"): accepted documents wait as job
+ * rows in the shared database; any instance's render workers claim them under a lease they renew while rendering;
+ * a job whose lease ran out (its instance died) is claimed again by another. Only the PostgreSQL backend has one:
+ * the desktop renders in its own process as it always has (services/documents.ts).
+ */
+import type { DocumentRecord } from './records.js';
+import type { DocumentPatch } from './repositories.js';
+
+/** Interactive work (a synchronous create) before batch work (async=1), as in the render pool. */
+export const QUEUE_PRIORITY = { interactive: 0, batch: 1 } as const;
+
+/** A job claimed this many times without finishing (its render takes the instance down each time) fails. */
+export const MAX_ATTEMPTS = 3;
+
+/** What finishing a leased job found. */
+export type FinishOutcome =
+  /** The record was written (exactly once: the job row went in the same statement). */
+  | 'done'
+  /** Another instance took the job over (this lease ran out): nothing written, its files are the other's. */
+  | 'lost'
+  /** The document was deleted meanwhile: nothing written, any file placed is an orphan to remove. */
+  | 'deleted';
+
+export interface Lease {
+  readonly documentId: number;
+  /** Which claim of the job this is (1 the first; each takeover adds one). */
+  readonly attempt: number;
+  /** Renews the lease now: false once another instance holds the job (or it is gone). */
+  hold(): Promise<boolean>;
+  /** Writes the record's final patch and removes the job, only if this claim still holds it. */
+  finish(patch: DocumentPatch): Promise<FinishOutcome>;
+  /** Stops renewing (the lease then runs out by itself if finish was never reached). */
+  release(): void;
+}
+
+export interface ClaimedJob {
+  /** The record as the claim left it (`processing`). */
+  record: DocumentRecord;
+  /** What the accepting instance stored to render it (services/queue-workers.ts reads it). */
+  request: unknown;
+  priority: number;
+  lease: Lease;
+}
+
+export interface JobQueue {
+  /** Stores the record and its job in one commit, and wakes the workers of every instance. */
+  enqueue(record: DocumentRecord, request: object, priority: number): Promise<void>;
+  /** The next job no live lease holds (highest priority, oldest first), leased to this instance; or none. */
+  claim(): Promise<ClaimedJob | undefined>;
+  /** Resolves once the stored document is completed or failed (on whichever instance), or deleted. Call after enqueue. */
+  settled(documentId: number): Promise<void>;
+  /** Calls `wake` when work may be waiting (a job enqueued anywhere, or the periodic look for expired leases). */
+  onWork(wake: () => void): void;
+  /** True while this instance hears the database's notifications (GET /api/health). */
+  listening(): boolean;
+  close(): Promise<void>;
+}
+
+export interface QueueOptions {
+  /** This instance's name in `leased_by` (host and pid: who holds a job is readable in the table). */
+  instance: string;
+  /** How long a claim holds a job without renewal; it is renewed every third of it while rendering. */
+  leaseMs: number;
+  log: (line: string) => void;
+}

@@ -1,0 +1,158 @@
+/**
+ * The team server's shared work (docs/team-server.md, "Render queue" and "Sweeper"), against a real PostgreSQL
+ * cluster and s3rver on loopback:
+ * - the queue's lease: a claim whose lease ran out is taken over, and the late claim's finish writes nothing;
+ * - the expiry sweeper of two instances run at the same moment: each expired document is expired once, by one.
+ * The kill -9 test of two served instances is test/team/kill.test.ts.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.js';
+import { createServices, type Services } from '../../server/services/index.js';
+import { openPgRepositories, type PgRepositories } from '../../server/store/pg/index.js';
+import { s3FileStore } from '../../server/store/files/s3.js';
+import type { JobQueue } from '../../server/store/queue.js';
+import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
+import { S3_KEY_ID, S3_SECRET, startS3Server } from '../helpers/s3-server.js';
+import { startTestServer } from '../helpers/server.js';
+import { INVOICE_DATA, createDocument, createInvoiceTemplate, documentRecord } from '../service/support.js';
+
+const cluster = await startPgCluster();
+const skip = typeof cluster === 'string' ? `PostgreSQL not available: ${cluster}` : undefined;
+const s3 = await startS3Server(['docloom-queue']);
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-queue-cache-'));
+
+after(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+  await s3.stop();
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+});
+
+describe('the render queue: leases', { skip }, () => {
+  it('a claim whose lease ran out is taken over; the late finish writes nothing, the new one completes once', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const repos = await openPgRepositories(url, { cacheDir });
+    const queues: JobQueue[] = [];
+    try {
+      const open = async (instance: string) => {
+        const q = await repos.openQueue!({ instance, leaseMs: 300, log: () => undefined });
+        queues.push(q);
+        return q;
+      };
+      const [a, b] = [await open('a'), await open('b')];
+      const id = await repos.documents.nextId();
+      await a.enqueue(documentRecord(id, { status: 'pending' }), { what: 'test' }, 1);
+      const first = await a.claim();
+      assert.equal(first?.record.id, id);
+      assert.equal(first.record.status, 'processing');
+      assert.equal(first.lease.attempt, 1);
+      // Held: nobody else gets it.
+      assert.equal(await b.claim(), undefined);
+      // A's instance "dies": no renewal. Once the lease ran out, B takes the job over.
+      first.lease.release();
+      await new Promise((r) => setTimeout(r, 450));
+      const second = await b.claim();
+      assert.equal(second?.record.id, id);
+      assert.equal(second.lease.attempt, 2);
+      // A comes back and finishes late: nothing is written.
+      assert.equal(await first.lease.hold(), false);
+      assert.equal(await first.lease.finish({ status: 'completed', size: 1 }), 'lost');
+      assert.equal((await repos.documents.get(id))?.status, 'processing');
+      assert.equal(await second.lease.finish({ status: 'completed', size: 2 }), 'done');
+      second.lease.release();
+      await b.settled(id);
+      const doc = await repos.documents.get(id);
+      assert.equal(doc?.status, 'completed');
+      assert.equal(doc?.size, 2);
+      assert.equal((await repos.pool.query('SELECT 1 FROM render_jobs')).rowCount, 0);
+      assert.equal(await second.lease.finish({ status: 'failed' }), 'lost', 'finished once: a second finish of the same claim writes nothing');
+    } finally {
+      for (const q of queues) await q.close();
+      await repos.close();
+    }
+  });
+
+  it('interactive jobs are claimed before batch jobs; deleting a document deletes its job', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const repos = await openPgRepositories(url, { cacheDir });
+    const q = await repos.openQueue!({ instance: 'a', leaseMs: 5_000, log: () => undefined });
+    try {
+      const batchId = await repos.documents.nextId();
+      await q.enqueue(documentRecord(batchId, { status: 'pending' }), {}, 1);
+      const syncId = await repos.documents.nextId();
+      await q.enqueue(documentRecord(syncId, { status: 'pending' }), {}, 0);
+      const goneId = await repos.documents.nextId();
+      await q.enqueue(documentRecord(goneId, { status: 'pending' }), {}, 0);
+      await repos.documents.remove(goneId);
+      const claimed = [(await q.claim())!, (await q.claim())!];
+      assert.deepEqual(claimed.map((c) => c.record.id), [syncId, batchId]);
+      assert.equal(await q.claim(), undefined);
+      await repos.documents.remove(batchId);
+      assert.equal(await claimed[1].lease.finish({ status: 'completed' }), 'deleted');
+      for (const c of claimed) c.lease.release();
+    } finally {
+      await q.close();
+      await repos.close();
+    }
+  });
+});
+
+describe('the expiry sweeper on two instances', { skip }, () => {
+  it('run at the same moment, one sweeps: each expired document expired once, its object removed, no error', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const env = {
+      DOCLOOM_DATABASE_URL: url,
+      DOCLOOM_S3_BUCKET: 'docloom-queue',
+      DOCLOOM_S3_ENDPOINT: s3.endpoint,
+      DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
+      DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
+      DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    };
+    const server = await startTestServer({}, { env });
+    const instances: { services: Services; repos: PgRepositories; lines: string[] }[] = [];
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const template = await createInvoiceTemplate(server);
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const { status, body } = await createDocument(server, { template_id: template.uuid, data: JSON.stringify(INVOICE_DATA) });
+        assert.equal(status, 201);
+        ids.push(body.document.id as number);
+      }
+      // Their time has come (as if the minutes had passed).
+      await db.query(`UPDATE documents SET record = jsonb_set(record, '{expires_at}', to_jsonb($1::text))`, [new Date(Date.now() - 1000).toISOString()]);
+      // Two more instances on the same database and bucket, their sweepers run together.
+      for (let i = 0; i < 2; i++) {
+        const config = loadConfig(env, { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-sweep-')), renderWorkers: 0, seedSamples: false });
+        const repos = await openPgRepositories(url, { cacheDir });
+        const lines: string[] = [];
+        const logger = { error: (l: string) => lines.push(`error: ${l}`), info: (l: string) => lines.push(l), debug: () => undefined };
+        const services = await createServices({ config, team: { repos, files: s3FileStore(config.s3!) }, logger, baseUrl: () => 'http://127.0.0.1:1' });
+        instances.push({ services, repos, lines });
+      }
+      const swept = await Promise.all(instances.map((x) => x.services.sweeper.runOnce()));
+      assert.deepEqual([...swept].sort((x, y) => x - y), [0, ids.length], `swept ${JSON.stringify(swept)}`);
+      const { rows } = await db.query<{ expired: number }>('SELECT expired FROM documents ORDER BY id');
+      assert.deepEqual(rows.map((r) => r.expired), ids.map(() => 1));
+      const left = fs.existsSync(path.join(s3.directory, 'docloom-queue', 'documents'))
+        ? fs.readdirSync(path.join(s3.directory, 'docloom-queue', 'documents'), { recursive: true }).filter((f) => String(f).includes('output.pdf') && !String(f).includes('._S3rver'))
+        : [];
+      assert.deepEqual(left, []);
+      for (const x of instances) assert.deepEqual(x.lines.filter((l) => l.startsWith('error') || l.includes('sweeper: Error')), []);
+      // The next round, nothing is due any more: neither sweeps anything.
+      assert.deepEqual(await Promise.all(instances.map((x) => x.services.sweeper.runOnce())), [0, 0]);
+    } finally {
+      for (const x of instances) {
+        await x.services.close();
+        await x.repos.close();
+      }
+      await db.end();
+      await server.close();
+    }
+  });
+});
