@@ -1,6 +1,7 @@
 /**
  * Vertical rhythm of table rows, read from the PDF (pdftotext -bbox): horizontal cell borders take room in the row
- * (as in Word and LibreOffice), and a row of exact height too short for its line still shows that line. Proven on
+ * (as in Word and LibreOffice), a row of exact height too short for its line still shows that line, and the empty
+ * paragraph that must follow a table ending a cell takes no room. Proven on
  * small .docx files built here and on corpus files, against the pitches LibreOffice 7.4 draws for them.
  */
 import { test } from 'node:test';
@@ -97,4 +98,33 @@ test('corpus: docling__word_tables rows are as far apart as LibreOffice draws th
   assert.ok(Math.abs(cells[0] - header - 16.2) < 0.1, `${cells[0] - header}`);
   const next = cells.find((y) => y > cells[0] + 1)!;
   assert.ok(Math.abs(next - cells[0] - 15.1) < 0.1, `${next - cells[0]}`);
+});
+
+test('the empty paragraph Word writes after a table that ends a cell takes no room; one with text does', async () => {
+  const tc = (w: number, content: string): string => `<w:tc><w:tcPr><w:tcW w:w="${w}" w:type="dxa"/></w:tcPr>${content}</w:tc>`;
+  const inner = '<w:tbl><w:tblPr><w:tblW w:w="3000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid>' +
+    `<w:tr>${tc(3000, p('Inner', '', ARIAL))}</w:tr></w:tbl>`;
+  const doc = (end: string): Uint8Array => buildDocx({
+    body: `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid><w:tr>${tc(4000, inner + end)}</w:tr></w:tbl>` + p('After', '', ARIAL),
+  });
+  const gap = async (end: string): Promise<number> => {
+    const all = await pdfWords(doc(end));
+    return word(all, 'After').yMin - word(all, 'Inner').yMin;
+  };
+  const empty = await gap('<w:p/>');
+  const withText = await gap(p('Text', '', ARIAL));
+  // LibreOffice 7.4 on such a cell (textract__paragraphs_and_tables): the paragraph below the outer table is one
+  // line below the nested table's last line; a paragraph with text after the nested table adds its line.
+  assert.ok(Math.abs(empty - 11.5) < 0.05, `empty mark: ${empty}`);
+  assert.ok(Math.abs(withText - empty - 11.5) < 0.05, `text: ${withText} vs ${empty}`);
+});
+
+test('corpus: textract__paragraphs_and_tables puts the paragraph after its nested table where LibreOffice does', { skip: !fs.existsSync(corpusFile('textract__paragraphs_and_tables.docx')) && 'no corpus' }, async () => {
+  const all = await pdfWords(new Uint8Array(fs.readFileSync(corpusFile('textract__paragraphs_and_tables.docx'))));
+  const first = all.find((w) => w.text === 'Row')!.yMin;
+  const inner = all.filter((w) => w.text === 'Inner').map((w) => w.yMin);
+  const after = all.find((w) => w.text === 'after')!.yMin;
+  // LibreOffice 7.4: "Row 1" 115.1, last "Inner" row 186.1, "This is the paragraph after the table." 228.6.
+  assert.ok(Math.abs(inner[inner.length - 1] - first - 71.0) < 0.5, `${inner[inner.length - 1] - first}`);
+  assert.ok(Math.abs(after - first - 113.5) < 0.5, `${after - first}`);
 });
