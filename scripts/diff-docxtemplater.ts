@@ -124,12 +124,17 @@ export function wellFormed(bytes: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * The PDF's words in the order docloom draws them (pdftotext -raw): cell by cell, row by row. pdftotext's default
+ * reading order guesses columns from the gaps between lines, so a table whose rows sit close together was read
+ * column by column.
+ */
 function pdfToText(bytes: Uint8Array): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-diff-'));
   try {
     const file = path.join(dir, 'out.pdf');
     fs.writeFileSync(file, bytes);
-    return squash(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }));
+    return squash(execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -32,6 +32,19 @@ test('exact line spacing is that length whatever the font size; at least grows o
   assert.ok(Math.abs(double[0] - 2 * single[0]) < 0.01, `${double[0]} vs 2 × ${single[0]}`);
 });
 
+test('multiple line spacing adds its room below the text: a double-spaced first line starts as high as a single one', async () => {
+  // LibreOffice 7.4 draws this very file with "Double one" 13.8 pt below "Single one" (one single line of 12 pt
+  // Arial) and "Single two" 55.2 pt below it; Word keeps the baseline at the ascent too.
+  const r = '<w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="24"/>';
+  const dbl = '<w:spacing w:line="480" w:lineRule="auto"/>';
+  const pages = await docxPages(buildDocx({ body: p('Single one', '', r) + p('Double one', dbl, r) + p('Double two', dbl, r) + p('Single two', '', r) }));
+  const y = (t: string): number => findText(pages, t).y;
+  const single = y('Double one') - y('Single one');
+  assert.ok(Math.abs(single - 13.8) < 0.05, `one single line: ${single}`);
+  assert.ok(Math.abs(y('Double two') - y('Double one') - 2 * single) < 0.05);
+  assert.ok(Math.abs(y('Single two') - y('Double two') - 2 * single) < 0.05, 'the room of the last double line is below it');
+});
+
 test('Cambria (drawn with Caladea) has its typographic line, 1.15 em, not its 1.30 em Windows metrics', async () => {
   const [d] = await pitch('', '<w:rFonts w:ascii="Cambria" w:hAnsi="Cambria"/><w:sz w:val="40"/>');
   assert.ok(Math.abs(d - 23) < 0.05, `20 pt Cambria line: ${d}`);

@@ -178,6 +178,7 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
       const vMerge = vm ? (vm.attrs['w:val'] === 'restart' ? 'restart' : 'continue') : undefined;
       const blocks: Block[] = [];
       for (const item of ctx.readBlocks(tc, layer)) if (isBlock(item)) blocks.push(item);
+      dropMarkAfterTable(blocks);
       const cell: TableCell = { blocks };
       if (span > 1) cell.colSpan = span;
       const shading = readShading(child(tcPr, 'w:shd'), theme);
@@ -422,4 +423,18 @@ function decideBorders(rows: RawCell[][]): { uniform: BorderLine | null } {
     }
   }
   return { uniform: null };
+}
+
+/**
+ * A cell must end with a paragraph, so Word writes an empty one after a table that ends a cell. Word and
+ * LibreOffice give that mark no height: the cell ends with the nested table (docling__docx_rich_cells: the row is
+ * a line shorter). Only an empty paragraph right after an inline table goes; one with text, a list number or
+ * after anything else stays.
+ */
+function dropMarkAfterTable(blocks: Block[]): void {
+  const last = blocks[blocks.length - 1];
+  const before = blocks[blocks.length - 2];
+  if (!last || last.type !== 'paragraph' || last.list || !before || before.type !== 'table' || before.style?.float) return;
+  if (last.footnotes?.length || !last.runs.every((r) => r.type === 'text' && r.text === '')) return;
+  blocks.pop();
 }

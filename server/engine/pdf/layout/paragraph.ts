@@ -545,7 +545,6 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   }
   asc = Math.max(asc, textAsc);
   desc = Math.max(desc, textDesc);
-  // Extra spacing of "multiple" line spacing goes above the text, as in Word.
   if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
     // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
     // least it; the room above the text grows or shrinks, the descent stays at the bottom.
@@ -554,14 +553,17 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   }
   const extra = (spacing - 1) * (textAsc + textDesc);
   const natural = Math.max(1, asc + desc + extra);
-  const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
   // On a document grid a line (its multiple spacing included) takes whole pitches: text sits at their foot (the
-  // room goes above it, as extra line spacing does), a picture in their middle (as LibreOffice draws both).
+  // room goes above it), a picture in their middle (as LibreOffice draws both).
   if (geo.pitch > 0) {
+    const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
     const height = snap(natural, geo.pitch);
     return { baseline: baseline + (height - natural) * (pictureAsc > textAsc ? 0.5 : 1), height };
   }
-  return { baseline, height: natural };
+  // Off the grid, the extra room of "multiple" spacing goes below the text: Word and LibreOffice keep the
+  // baseline at the line's ascent (a double-spaced first line starts as high as a single one); less than single
+  // spacing takes the room from above the text.
+  return { baseline: extra >= 0 ? asc : Math.max(asc * 0.5, asc + extra), height: natural };
 }
 
 /** `h` rounded up to whole grid pitches (unchanged without a grid); a hair over a pitch does not take another. */

@@ -9,6 +9,7 @@ import { merge, num } from './fmt.js';
 import type { Borders, LaidBlock, LaidCell, LaidRow, LaidTable } from './items.js';
 import type { LayoutContext } from './paragraph.js';
 import { splitAt } from './cut.js';
+import { addBorderRoom } from './border-room.js';
 
 /** Word's default left/right cell margin (0.08 inch). */
 const DEFAULT_CELL_PADDING = 5.4;
@@ -222,6 +223,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
     tableWidth = columns.reduce((a, b) => a + b, 0);
     x = placeX(tableWidth);
   }
+  addBorderRoom(rows);
   const heights: number[] = [];
   const need = (c: LaidCell): number => c.contentHeight + c.padding.top + c.padding.bottom;
   const computeHeights = (): void => {
@@ -263,13 +265,19 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
       if (need(c) > sum) heights[r + c.rowSpan - 1] += need(c) - sum;
     }
   });
-  // An exact height shows only the lines that fit (Word clips the rest).
+  // An exact height shows only the lines that fit (Word clips the rest at the row's foot, so a line whose
+  // letters reach down to their baseline inside the row is still seen: it is kept).
   rows.forEach((row, r) => {
     if (!row.exact) return;
     row.cells.forEach((c, k) => {
       if (c.rowSpan > 1 || need(c) <= heights[r] + 0.01) return;
-      const cut = splitAt(c.blocks, heights[r] - c.padding.top - c.padding.bottom);
-      row.cells[k] = { ...c, blocks: cut.head, contentHeight: cut.height };
+      const room = heights[r] - c.padding.top - c.padding.bottom;
+      let cut = splitAt(c.blocks, room);
+      const next = cut.tail[0];
+      if (next?.kind === 'paragraph' && next.lines.length > 0 && cut.height + next.spaceBefore + next.lines[0].baseline <= room + 0.01) {
+        cut = splitAt(c.blocks, cut.height + next.spaceBefore + next.lines[0].height);
+      }
+      row.cells[k] = { ...c, blocks: cut.head, contentHeight: Math.min(cut.height, room) };
     });
   });
   return { kind: 'table', columns, x, rows, heights, width: tableWidth };
