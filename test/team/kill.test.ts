@@ -122,11 +122,11 @@ it('2 instances, 500 documents from 8 clients, one killed -9 halfway: every ackn
         if ((rowCount ?? 0) > 0) break;
         await new Promise((r) => setTimeout(r, 2));
       }
-      const held = (await db.query<{ id: number }>(`SELECT document_id::int AS id FROM render_jobs WHERE leased_by LIKE $1`, [`%:${victimPid}`])).rows.map((r) => r.id);
       killed = true;
       victim.child.kill('SIGKILL');
       await victim.exited;
-      return held;
+      // Read once it is dead: a job it finished between the look above and the kill is its own, not held.
+      return (await db.query<{ id: number }>(`SELECT document_id::int AS id FROM render_jobs WHERE leased_by LIKE $1`, [`%:${victimPid}`])).rows.map((r) => r.id);
     })();
     await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
     const heldAtKill = await killer;
