@@ -45,10 +45,8 @@ export interface PartPlan {
 
 /** Everything a filled .docx of this template needs besides the data. */
 export interface DocxFillPlan {
-  kind: 'docloom-docx-fill';
   /** The template file: parts without tags, media and the rest are copied from it. */
   bytes: Uint8Array;
-  delimiters: [string, string];
   /** The template's language (filters' default locale, as for the PDF). */
   locale: string | undefined;
   parts: PartPlan[];
@@ -70,7 +68,7 @@ export function planDocxFill(bytes: Uint8Array, pkg: DocxPackage, delimiters: De
     parts.push(planPart(name, xml, delimiters, page, errors));
   }
   if (errors.length > 0) return { errors };
-  return { plan: { kind: 'docloom-docx-fill', bytes, delimiters: [delimiters[0], delimiters[1]], locale: model.locale, parts } };
+  return { plan: { bytes, locale: model.locale, parts } };
 }
 
 /**
