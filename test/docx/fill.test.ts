@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
 import { EngineError } from '../../server/engine/errors.js';
 import { fillDocx as fillPlan, type FillDocxOptions } from '../../server/engine/docx/fill.js';
 import { importDocx } from '../../server/engine/docx/import.js';
@@ -269,4 +269,18 @@ test('what the importer refuses is refused before anything is filled, with the s
   assert.equal(await engineCode(() => fillDocx(new TextEncoder().encode('not a docx'), {})), 'unsupported_file');
   const bomb = buildDocx({ body: p('x'), extra: { 'word/media/zeros.bin': new Uint8Array(5 * 1024 * 1024) } });
   assert.equal(await engineCode(() => fillDocx(bomb, {})), 'too_large');
+});
+
+test('a part stored as UTF-16 is filled and written back as UTF-8 that says so', async () => {
+  const files = unzipSync(buildDocx({ body: p('Dear {{name}}, Ünïcödé stays') }));
+  const xml = strFromU8(files['word/document.xml']).replace(/encoding="UTF-8"/, 'encoding="UTF-16"');
+  assert.match(xml, /^<\?xml[^>]*encoding="UTF-16"/);
+  // UTF-16LE with its byte order mark, as Word can save a part.
+  files['word/document.xml'] = new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]));
+  const out = await fillDocx(zipSync(files), { name: 'Zoë' });
+  const written = unzipSync(out)['word/document.xml'];
+  assert.notDeepEqual([...written.subarray(0, 2)], [0xff, 0xfe], 'no UTF-16 byte order mark on UTF-8 bytes');
+  const text = strFromU8(written);
+  assert.match(text, /^<\?xml[^>]*encoding="UTF-8"/);
+  assert.deepEqual(bodyOf(out), ['Dear Zoë, Ünïcödé stays']);
 });

@@ -88,10 +88,19 @@ export async function fillDocx(plan: DocxFillPlan, data: Record<string, unknown>
     const boxes: string[] = [];
     for (const box of part.boxes) boxes.push(await fill(box));
     const xml = part.main ? await fill(part.main) : part.xml;
-    zip.file(part.name, boxes.length > 0 ? xml.replace(BOX_MARKER, (_, n: string) => boxes[Number(n)]) : xml);
+    const filled = boxes.length > 0 ? xml.replace(BOX_MARKER, (_, n: string) => boxes[Number(n)]) : xml;
+    zip.file(part.name, declareUtf8(filled));
   }
   addImages(zip, placed);
   return zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+/**
+ * The part is written back as UTF-8 (PizZip encodes strings so), whatever the template's bytes were: a part read
+ * from UTF-16 keeps its `encoding="UTF-16"` declaration in the text, which would make Word misread the UTF-8 bytes.
+ */
+function declareUtf8(xml: string): string {
+  return xml.replace(/^\uFEFF?(<\?xml\b[^?]*?\bencoding\s*=\s*)(["'])[^"']*\2/, '$1$2UTF-8$2');
 }
 
 /** Adds the media files, their relationships (per part) and content types for the pictures placed. */
