@@ -72,6 +72,8 @@ interface QueuedJob {
   timer?: NodeJS.Timeout;
   /** Put back in the queue once already (its worker was stopped for another job's sake). */
   requeued?: boolean;
+  /** Counted as rendering (onStart called): a cancelled batch no longer withdraws it. */
+  started?: boolean;
 }
 
 interface Slot {
@@ -180,6 +182,7 @@ export class WorkerPool implements Renderer {
           return;
         }
         // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
+        if (queued.started) return;
         for (const slot of this.#slots) {
           if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
         }
@@ -265,8 +268,7 @@ export class WorkerPool implements Renderer {
     if (msg.type === 'started') {
       const job = this.#confirm(slot, msg.id);
       if (!job) return;
-      job.onStart?.();
-      this.#watch(slot, job);
+      this.#started(slot, job);
       return;
     }
     if (msg.type === 'unreadable') {
@@ -295,6 +297,13 @@ export class WorkerPool implements Renderer {
     const [job] = slot.sent.splice(at, 1);
     slot.running.set(job.id, job);
     return job;
+  }
+
+  /** The job is rendering: the document says so, and its time limit runs. */
+  #started(slot: Slot, job: QueuedJob): void {
+    job.started = true;
+    job.onStart?.();
+    this.#watch(slot, job);
   }
 
   /** The outside limit: a worker still busy with the job renderMs + grace after it got it is stopped. */
@@ -337,6 +346,7 @@ export class WorkerPool implements Renderer {
           continue;
         }
         job.requeued = true;
+        job.started = false;
         job.onStart = undefined;
         job.priority = 'interactive';
         this.#interactive.unshift(job);
@@ -397,10 +407,7 @@ export class WorkerPool implements Renderer {
       }
       best.sent.push(next);
       best.worker.ref();
-      if (started) {
-        next.onStart?.();
-        this.#watch(best, next);
-      }
+      if (started) this.#started(best, next);
     }
   }
 

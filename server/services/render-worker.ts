@@ -102,7 +102,8 @@ if (port) {
   };
   port.on('message', (msg: WorkerRequest) => {
     if ('withdraw' in msg) {
-      const at = waiting.findIndex((w) => w.id === msg.withdraw);
+      // A job the pool counts as started (`started: true`) is rendered whatever comes after it.
+      const at = waiting.findIndex((w) => w.id === msg.withdraw && !w.started);
       if (at < 0) return;
       waiting.splice(at, 1);
       const outcome: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };
