@@ -4,7 +4,6 @@
  * error handler. Only server/http/ knows Express.
  */
 import express, { type Express, type RequestHandler } from 'express';
-import crypto from 'node:crypto';
 import type { Services } from '../services/index.js';
 import type { Logger } from '../services/log.js';
 import { requireToken } from './auth.js';
@@ -19,6 +18,7 @@ import { templateRoutes } from './routes/templates.js';
 import { batchRoutes } from './routes/batch.js';
 import { healthRoutes } from './routes/health.js';
 import { Profile } from '../services/profile.js';
+import { randomHex } from '../store/random-hex.js';
 
 export interface AppOptions {
   services: Services;
@@ -30,7 +30,7 @@ export interface AppOptions {
 
 function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const id = crypto.randomBytes(6).toString('hex');
+    const id = randomHex(12);
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
     // Every response is exactly the type it says (a downloaded PDF is never sniffed into HTML).

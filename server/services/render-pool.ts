@@ -3,7 +3,8 @@
  * when that is 0. Interactive jobs (a synchronous POST /api/document, a preview) go before batch jobs
  * (async=1), so a large batch does not make the GUI wait.
  *
- * The pool cannot wedge: a job counts as running only once its worker said it has it; a hand-over that fails
+ * The pool cannot wedge: a job counts as running only once its worker said it has it (or, posted to a worker that
+ * held nothing, from the post: it starts there at once, and its result is the only message back); a hand-over that fails
  * (data that cannot be copied or is nested too deeply for the structured clone, a message the worker cannot
  * read) fails that job alone; a worker that dies fails its jobs and is replaced; a render past limits.renderMs
  * (plus a grace period) has its worker stopped from outside. When no worker can be started at all, the pool
@@ -71,12 +72,14 @@ interface QueuedJob {
   timer?: NodeJS.Timeout;
   /** Put back in the queue once already (its worker was stopped for another job's sake). */
   requeued?: boolean;
+  /** Counted as rendering (onStart called): a cancelled batch no longer withdraws it. */
+  started?: boolean;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
-  /** Posted, not yet confirmed by the worker (`received`), in the order sent. */
+  /** Posted, not yet confirmed by the worker (`received`, `started` or a result), in the order sent. */
   sent: QueuedJob[];
   /** Confirmed by the worker, by id. */
   running: Map<number, QueuedJob>;
@@ -179,6 +182,7 @@ export class WorkerPool implements Renderer {
           return;
         }
         // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
+        if (queued.started) return;
         for (const slot of this.#slots) {
           if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
         }
@@ -258,17 +262,13 @@ export class WorkerPool implements Renderer {
       return;
     }
     if (msg.type === 'received') {
-      const at = slot.sent.findIndex((j) => j.id === msg.id);
-      if (at < 0) return;
-      const [job] = slot.sent.splice(at, 1);
-      slot.running.set(job.id, job);
+      this.#confirm(slot, msg.id);
       return;
     }
     if (msg.type === 'started') {
-      const job = slot.running.get(msg.id);
+      const job = this.#confirm(slot, msg.id);
       if (!job) return;
-      job.onStart?.();
-      this.#watch(slot, job);
+      this.#started(slot, job);
       return;
     }
     if (msg.type === 'unreadable') {
@@ -279,7 +279,7 @@ export class WorkerPool implements Renderer {
       this.#dispatch();
       return;
     }
-    const job = slot.running.get(msg.id);
+    const job = this.#confirm(slot, msg.id);
     if (!job) return;
     if (msg.outcome.ok && msg.outcome.timings) msg.outcome.timings.returned = hrnow();
     slot.running.delete(msg.id);
@@ -288,11 +288,29 @@ export class WorkerPool implements Renderer {
     this.#dispatch();
   }
 
+  /** The job the worker named, moved from `sent` to `running` if it was not there yet. */
+  #confirm(slot: Slot, id: number): QueuedJob | undefined {
+    const running = slot.running.get(id);
+    if (running) return running;
+    const at = slot.sent.findIndex((j) => j.id === id);
+    if (at < 0) return undefined;
+    const [job] = slot.sent.splice(at, 1);
+    slot.running.set(job.id, job);
+    return job;
+  }
+
+  /** The job is rendering: the document says so, and its time limit runs. */
+  #started(slot: Slot, job: QueuedJob): void {
+    job.started = true;
+    job.onStart?.();
+    this.#watch(slot, job);
+  }
+
   /** The outside limit: a worker still busy with the job renderMs + grace after it got it is stopped. */
   #watch(slot: Slot, job: QueuedJob): void {
     const renderMs = this.#settings.limits.renderMs;
     job.timer = setTimeout(() => {
-      if (!slot.running.has(job.id) || slot.overdue) return;
+      if (!(slot.running.has(job.id) || slot.sent.includes(job)) || slot.overdue) return;
       slot.overdue = job;
       this.#log(`render worker stopped: a render went past render_ms (${renderMs} ms) without ending`);
       void slot.worker.terminate();
@@ -328,6 +346,7 @@ export class WorkerPool implements Renderer {
           continue;
         }
         job.requeued = true;
+        job.started = false;
         job.onStart = undefined;
         job.priority = 'interactive';
         this.#interactive.unshift(job);
@@ -376,8 +395,10 @@ export class WorkerPool implements Renderer {
       if (queue.length === 0 || !best) return;
       const next = queue.shift()!;
       if (next.job.timings) next.job.timings.posted = hrnow();
+      // A worker holding nothing starts the job at once: it counts as started now, and only its result comes back.
+      const started = best.sent.length === 0 && best.running.size === 0;
       try {
-        best.worker.postMessage({ id: next.id, job: next.job, priority: next.priority } satisfies WorkerRequest);
+        best.worker.postMessage({ id: next.id, job: next.job, priority: next.priority, started } satisfies WorkerRequest);
       } catch (err) {
         // Data the structured clone cannot copy (a DataCloneError; a stack overflow on deeply nested data): this
         // job fails alone, the slot stays free, the queue goes on.
@@ -386,6 +407,7 @@ export class WorkerPool implements Renderer {
       }
       best.sent.push(next);
       best.worker.ref();
+      if (started) this.#started(best, next);
     }
   }
 

@@ -1,5 +1,8 @@
 /**
  * Render worker thread: receives RenderJobs, answers RenderOutcomes (PDF bytes transferred, not copied).
+ * A job posted to an idle worker costs two messages, the job and its result: the pool already counts it as started
+ * (`started: true`; it starts here at once). A job that may wait behind others is announced when it starts. Each
+ * message to the event loop is a wake-up of its own, which on this VM costs as much as a small phase of a request.
  * Loads the engine and renders a warm-up page at start, then says `ready`, so the first document does not pay for
  * either (the service waits for `ready` before it listens: WorkerPool.ready).
  */
@@ -8,16 +11,26 @@ import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } f
 import { loadEngine } from './engine.js';
 
 export type WorkerRequest =
-  | { id: number; job: RenderJob; priority: 'interactive' | 'batch' }
+  /**
+   * `started`: the pool posted the job to a worker holding nothing else, so it starts at once: the pool counts it as
+   * started from the post (its time limit, the document's `processing`) and no `started` message comes back.
+   */
+  | { id: number; job: RenderJob; priority: 'interactive' | 'batch'; started?: boolean }
   /** The job is no longer wanted: answered `interrupted` if it has not started, else nothing changes. */
   | { withdraw: number };
 export type WorkerMessage =
   | { type: 'ready' }
-  /** The job arrived: from now on it is this worker's (the pool counts it as running). */
+  /**
+   * The job arrived: from now on it is this worker's. Sent only when it must be told apart from a message that could
+   * not be read (just before `unreadable`); otherwise `started` or `result` says it.
+   */
   | { type: 'received'; id: number }
-  /** The job left this worker's queue and is rendering (its time limit runs from here). */
+  /** The job left this worker's queue and is rendering (its time limit runs from here); also says it arrived. */
   | { type: 'started'; id: number }
-  /** A message could not be read here (deserialising its data failed): the oldest job not yet received is lost. */
+  /**
+   * A message could not be read here (deserialising its data failed): the oldest job not yet confirmed (by
+   * `received`, `started` or `result`) is lost. Every job that arrived before it is confirmed first.
+   */
   | { type: 'unreadable'; detail: string }
   | { type: 'result'; id: number; outcome: RenderOutcome };
 
@@ -33,7 +46,16 @@ const port = parentPort;
 if (port) {
   // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
   const core = new RenderCore(workerData as RenderSettings);
+  /** Jobs that arrived and that no message to the pool has named yet, in the order they came. */
+  const unconfirmed = new Set<number>();
+  const post = (msg: WorkerMessage, transfer?: ArrayBuffer[]): void => {
+    if ('id' in msg) unconfirmed.delete(msg.id);
+    port.postMessage(msg, transfer);
+  };
   port.on('messageerror', (err: Error) => {
+    // The pool tells which job was lost by order: every job that came before the unreadable one is named first.
+    for (const id of unconfirmed) port.postMessage({ type: 'received', id } satisfies WorkerMessage);
+    unconfirmed.clear();
     port.postMessage({ type: 'unreadable', detail: err.message } satisfies WorkerMessage);
   });
   /**
@@ -56,7 +78,7 @@ if (port) {
   };
   const start = (msg: Job): void => {
     active++;
-    port.postMessage({ type: 'started', id: msg.id } satisfies WorkerMessage);
+    if (!msg.started) post({ type: 'started', id: msg.id });
     void core.render(msg.job).then((outcome) => {
       active--;
       const transfer: ArrayBuffer[] = [];
@@ -69,25 +91,26 @@ if (port) {
         }
       }
       try {
-        port.postMessage({ type: 'result', id: msg.id, outcome } satisfies WorkerMessage, transfer);
+        post({ type: 'result', id: msg.id, outcome }, transfer);
       } catch (err) {
         // An outcome is plain data; should one still not copy, the job fails rather than waiting for ever.
         const failed: RenderOutcome = { ok: false, code: 'render_failed', message: 'The document could not be rendered.', internal: true, detail: `result not sent: ${err instanceof Error ? err.message : String(err)}` };
-        port.postMessage({ type: 'result', id: msg.id, outcome: failed } satisfies WorkerMessage);
+        post({ type: 'result', id: msg.id, outcome: failed });
       }
       pump();
     });
   };
   port.on('message', (msg: WorkerRequest) => {
     if ('withdraw' in msg) {
-      const at = waiting.findIndex((w) => w.id === msg.withdraw);
+      // A job the pool counts as started (`started: true`) is rendered whatever comes after it.
+      const at = waiting.findIndex((w) => w.id === msg.withdraw && !w.started);
       if (at < 0) return;
       waiting.splice(at, 1);
       const outcome: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };
-      port.postMessage({ type: 'result', id: msg.withdraw, outcome } satisfies WorkerMessage);
+      post({ type: 'result', id: msg.withdraw, outcome });
       return;
     }
-    port.postMessage({ type: 'received', id: msg.id } satisfies WorkerMessage);
+    unconfirmed.add(msg.id);
     if (msg.priority === 'interactive') {
       const firstBatch = waiting.findIndex((w) => w.priority !== 'interactive');
       waiting.splice(firstBatch < 0 ? waiting.length : firstBatch, 0, msg);

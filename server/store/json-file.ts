@@ -12,9 +12,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Adapter, SyncAdapter } from 'lowdb';
 import { GroupCommit } from './group-commit.js';
+import { randomHex } from './random-hex.js';
 
 /** Folders cannot be opened for fsync on Windows; there a rename is as durable as NTFS makes it. */
 const CAN_SYNC_DIRS = process.platform !== 'win32';
@@ -25,7 +25,7 @@ export function defaultTmpDir(file: string): string {
 }
 
 export function tempName(file: string, tmpDir: string): string {
-  return path.join(tmpDir, `${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  return path.join(tmpDir, `${path.basename(file)}.${process.pid}.${randomHex(8)}.tmp`);
 }
 
 /** The pid in a temp file's name (`<name>.<pid>.<hex>.tmp`, or the older `.<name>.<pid>.<hex>.tmp`), or null. */

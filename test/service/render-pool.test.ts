@@ -187,6 +187,39 @@ test('the pool class: when no worker thread can be created, it says so once and 
   }
 });
 
+test('the pool class: a job given to an idle worker costs one message back (its result); one that waits is announced when it starts', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, () => undefined);
+  const job = (name: string): RenderJob => ({
+    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name }, test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+  });
+  try {
+    await pool.ready();
+    const [worker] = pool.threads();
+    const messages: string[] = [];
+    worker.on('message', (msg: { type: string }) => messages.push(msg.type));
+    let starts = 0;
+    for (const name of ['Ada', 'Grace', 'Edsger']) {
+      const outcome = await pool.render(job(name), 'interactive', () => starts++);
+      assert.equal(outcome.ok, true, JSON.stringify(outcome));
+    }
+    assert.deepEqual(messages, ['result', 'result', 'result'], 'one message per job from an idle worker');
+    assert.equal(starts, 3, 'each job still counts as started (a document becomes processing)');
+    messages.length = 0;
+    // Two at once: the second waits behind the first in the worker, so its start is announced.
+    const both = await Promise.all([pool.render(job('A'), 'interactive', () => starts++), pool.render(job('B'), 'interactive', () => starts++)]);
+    assert.ok(both.every((o) => o.ok));
+    assert.deepEqual(messages.sort(), ['result', 'result', 'started']);
+    assert.equal(starts, 5);
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the pool class: a worker that dies fails the jobs it held (render_crashed, logged) and is replaced', async () => {
   const web = await startHttp('127.0.0.1', { '/slow.png': () => {} });
   const dir = tempDir();
