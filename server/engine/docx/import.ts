@@ -54,6 +54,11 @@ export function openDocx(bytes: Uint8Array, options: DocxImportOptions = {}): { 
   }
 }
 
+/** An on/off element: absent is off, present is on unless its w:val says 0/false/off. */
+function flagOn(el: XElement | undefined): boolean {
+  return el !== undefined && onOff(el.attrs['w:val']);
+}
+
 function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
   const theme = readTheme(optionalPart(pkg, main, 'theme'));
@@ -66,6 +71,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     pkg, styles, numbering, theme, warnings,
     splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']),
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
+    collapseSpacing: settings !== undefined && !flagOn(child(child(settings, 'w:compat'), 'w:doNotUseHTMLParagraphAutoSpacing')),
   };
   const notes = new Notes(doc, main, settings);
   doc.notes = notes;
