@@ -61,8 +61,10 @@ function flagOn(el: XElement | undefined): boolean {
 
 function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
-  const theme = readTheme(optionalPart(pkg, main, 'theme'));
-  const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
+  const stylesRoot = optionalPart(pkg, main, 'styles');
+  const defaultLang = child(child(child(child(stylesRoot, 'w:docDefaults'), 'w:rPrDefault'), 'w:rPr'), 'w:lang');
+  const theme = readTheme(optionalPart(pkg, main, 'theme'), defaultLang?.attrs['w:eastAsia']);
+  const styles = new StyleSheet(stylesRoot, theme);
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles, pkg.relatedPart(main, 'numbering') ?? 'word/numbering.xml');
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
