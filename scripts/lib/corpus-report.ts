@@ -340,6 +340,8 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('npm run fidelity -- --only poitl --limit 5         # a subset (by file-name substring, then the first N)');
     L.push('npm run fidelity -- --corpus DIR --work .tmp/x     # another folder of .docx files; PDFs and results.json in --work');
     L.push('npm run fidelity -- --report-only                  # rewrite the report from the last results.json');
+    L.push('npm run fidelity -- --lo-from DIR --work .tmp/y    # docloom only: LibreOffice\'s PDFs and times from an earlier --work DIR');
+    L.push('                                                   # (its output does not change with docloom; speed-ups then mix two runs)');
     L.push('# the fixtures as static documents, into a section of their own:');
     L.push('npm run fidelity -- --corpus ../shared/fixtures/docxtemplater-examples --section fixtures-static \\');
     L.push('  --title "Fixtures as static documents" --summary docs/fidelity-fixtures.json --work .tmp/fidelity-fixtures');
