@@ -87,7 +87,7 @@ function summarise(rows: CorpusRow[]): Summary {
 /** Comparable running-text pages off by more than the tolerance, worst first. */
 function driftMisses(rows: CorpusRow[]): Array<{ file: string; d: DriftPage }> {
   return rows
-    .flatMap((r) => (r.drift ?? []).filter((d) => Math.abs(d.ratio - 1) > DRIFT_TOLERANCE).map((d) => ({ file: r.file, d })))
+    .flatMap((r) => (r.drift ?? []).filter((d) => Number.isFinite(d.ratio) && Math.abs(d.ratio - 1) > DRIFT_TOLERANCE).map((d) => ({ file: r.file, d })))
     .sort((a, b) => Math.abs(b.d.ratio - 1) - Math.abs(a.d.ratio - 1));
 }
 
@@ -157,6 +157,8 @@ function worst(rows: CorpusRow[], n: number): CorpusRow[] {
 /** A results.json measured before the drift measure existed gets it from the PDFs kept in the work folder. */
 async function withDrift(run: CorpusRun, work: string): Promise<CorpusRun> {
   for (const r of run.rows) {
+    // JSON writes a page's NaN (not comparable) as null: read it back as NaN, or the report takes it for a miss.
+    for (const d of r.drift ?? []) for (const k of ['ratio', 'docloom', 'lo'] as const) if (typeof d[k] !== 'number') d[k] = NaN;
     if (r.drift !== undefined || r.pagesDocloom === undefined || r.pagesLo === undefined) continue;
     const pdf = (side: string): string => path.join(work, side, r.file.replace(/\.docx$/i, '.pdf'));
     if (!fs.existsSync(pdf('docloom')) || !fs.existsSync(pdf('libreoffice'))) continue;
@@ -338,6 +340,8 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('npm run fidelity -- --only poitl --limit 5         # a subset (by file-name substring, then the first N)');
     L.push('npm run fidelity -- --corpus DIR --work .tmp/x     # another folder of .docx files; PDFs and results.json in --work');
     L.push('npm run fidelity -- --report-only                  # rewrite the report from the last results.json');
+    L.push('npm run fidelity -- --lo-from DIR --work .tmp/y    # docloom only: LibreOffice\'s PDFs and times from an earlier --work DIR');
+    L.push('                                                   # (its output does not change with docloom; speed-ups then mix two runs)');
     L.push('# the fixtures as static documents, into a section of their own:');
     L.push('npm run fidelity -- --corpus ../shared/fixtures/docxtemplater-examples --section fixtures-static \\');
     L.push('  --title "Fixtures as static documents" --summary docs/fidelity-fixtures.json --work .tmp/fidelity-fixtures');

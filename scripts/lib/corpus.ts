@@ -68,6 +68,9 @@ interface Options {
   runTimeoutMs: number;
   /** --speed-only: times of both sides, no metrics (bench/fidelity-speed.ts). */
   speedOnly: boolean;
+  /** --lo-from DIR: LibreOffice's PDFs and times from an earlier run's work folder (its output does not change while
+   * docloom does), so a docloom change is measured without waiting for LibreOffice again. */
+  loFrom: string | null;
 }
 
 export function argValue(argv: string[], name: string): string | null {
@@ -91,6 +94,7 @@ function options(argv: string[]): Options {
     json: path.resolve(argValue(argv, '--summary') ?? path.join(ROOT, 'docs', 'fidelity-corpus.json')),
     runTimeoutMs: Number(argValue(argv, '--run-timeout') ?? RUN_TIMEOUT_MS) || RUN_TIMEOUT_MS,
     speedOnly: argv.includes('--speed-only'),
+    loFrom: argValue(argv, '--lo-from') === null ? null : path.resolve(argValue(argv, '--lo-from') as string),
   };
 }
 
@@ -389,6 +393,17 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   // 1–2. docloom, then LibreOffice, file by file, so both are timed in the same stretch of (shared) machine time.
   const warmup = rows.slice(0, WARMUP_FILES).map((r) => ({ file: path.join(opt.corpus, r.file), out: path.join(opt.work, 'warmup.pdf'), runs: 2 }));
   const child = new DocloomChild(opt.runTimeoutMs, warmup);
+  if (opt.loFrom) {
+    try {
+      reuseLibreOffice(opt.loFrom, rows, (r) => pdfOf(dirs.lo, r));
+      for (const [n, r] of rows.entries()) {
+        Object.assign(r, await child.render({ file: path.join(opt.corpus, r.file), out: pdfOf(dirs.docloom, r), runs: RUNS }));
+        log(`${n + 1}/${rows.length} ${r.file}: docloom ${r.status}${r.docloomMs !== undefined ? ` ${r.docloomMs.toFixed(1)} ms` : ''}; LibreOffice ${r.lo} (from ${opt.loFrom})`);
+      }
+    } finally {
+      child.stop();
+    }
+  } else {
   const office = new WarmOffice(
     path.join(opt.work, 'lo-profile'),
     loEnv,
@@ -418,6 +433,7 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   } finally {
     child.stop();
     await office.stop();
+  }
   }
 
   // 3. metrics
@@ -484,3 +500,22 @@ function popplerVersion(): string {
 }
 
 export { median, quantile, options as corpusOptions };
+
+/** --lo-from: each row takes LibreOffice's PDF, status and time from an earlier run (a file it lacks: failed). */
+function reuseLibreOffice(from: string, rows: CorpusRow[], target: (r: CorpusRow) => string): void {
+  const earlier = JSON.parse(fs.readFileSync(path.join(from, 'results.json'), 'utf8')) as CorpusRun;
+  const byFile = new Map(earlier.rows.map((r) => [r.file, r]));
+  for (const r of rows) {
+    const old = byFile.get(r.file);
+    const pdf = path.join(from, 'libreoffice', path.basename(target(r)));
+    if (!old || !fs.existsSync(pdf)) {
+      r.lo = 'failed';
+      r.loError = `not in ${from}`;
+      continue;
+    }
+    fs.copyFileSync(pdf, target(r));
+    r.lo = old.lo;
+    if (old.loMs !== undefined) r.loMs = old.loMs;
+    if (old.loError !== undefined) r.loError = old.loError;
+  }
+}

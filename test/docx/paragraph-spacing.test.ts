@@ -1,17 +1,25 @@
 /**
  * Word's paragraph spacing rules between neighbours, read from real .docx files and checked on the layout as data
- * (docxPages): "auto" (HTML-style) spacing collapses, contextual spacing, the height of an empty paragraph.
+ * (docxPages): "auto" (HTML-style) spacing collapses, contextual spacing, the height of an empty paragraph, and
+ * the larger-of-two rule LibreOffice applies between paragraphs of a file with a settings part (checked on a corpus
+ * file through the PDF, pdftotext -bbox).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { buildDocx, p } from './build-docx.js';
 import { docxPages, findText } from '../engine/pdf/boxes.js';
+import { word, words } from '../engine/pdf/helpers.js';
+
+const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
 
 const AUTO_BOTH = '<w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/>';
 
 /** Baseline of `b` minus baseline of `a`, in a body made of `body`. */
-async function gap(body: string, a: string, b: string, styles?: string): Promise<number> {
-  const pages = await docxPages(buildDocx({ body, ...(styles ? { styles } : {}) }));
+async function gap(body: string, a: string, b: string, styles?: string, settings?: string): Promise<number> {
+  const pages = await docxPages(buildDocx({ body, ...(styles ? { styles } : {}), ...(settings !== undefined ? { settings } : {}) }));
   return findText(pages, b).y - findText(pages, a).y;
 }
 
@@ -79,4 +87,38 @@ test('an empty paragraph is one line of its mark font size', async () => {
   const small = await gap(`${p('Alpha')}<w:p></w:p>${p('Gamma')}`, 'Alpha', 'Gamma');
   assert.ok(Math.abs(empty - withText) < 0.01, `24 pt empty line ${empty} vs 24 pt text line ${withText}`);
   assert.ok(empty - small > 10, `a 24 pt mark is taller than the default 10 pt one: ${empty} vs ${small}`);
+});
+
+test('with a settings part, two paragraphs are as far apart as the larger of after and before (LibreOffice), not the sum', async () => {
+  const single = await line();
+  const body = p('Alpha', '<w:spacing w:after="280"/>') + p('Beta', '<w:spacing w:before="400"/>');
+  const settings = '<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>';
+  // 14 pt after, 20 pt before: 20 pt with settings.xml (LibreOffice's ParaSpaceMax), 34 pt without one.
+  const collapsed = await gap(body, 'Alpha', 'Beta', undefined, settings);
+  assert.ok(Math.abs(collapsed - single - 20) < 0.01, `extra space ${collapsed - single}`);
+  const bare = await gap(body, 'Alpha', 'Beta');
+  assert.ok(Math.abs(bare - single - 34) < 0.01, `no settings part: extra space ${bare - single}`);
+  // w:doNotUseHTMLParagraphAutoSpacing asks for the sum.
+  const fixed = await gap(body, 'Alpha', 'Beta', undefined, '<w:compat><w:doNotUseHTMLParagraphAutoSpacing/></w:compat>');
+  assert.ok(Math.abs(fixed - single - 34) < 0.01, `doNotUseHTMLParagraphAutoSpacing: extra space ${fixed - single}`);
+  // Next to a bottom border the two spaces add up, as LibreOffice draws docxeditor__docx-editor-demo's rule-underlined headings.
+  const ruled = p('Alpha', '<w:pBdr><w:bottom w:val="single" w:sz="4" w:space="1" w:color="000000"/></w:pBdr><w:spacing w:after="280"/>') + p('Beta', '<w:spacing w:before="400"/>');
+  const unruled = await gap(ruled, 'Alpha', 'Beta');
+  const ruledGap = await gap(ruled, 'Alpha', 'Beta', undefined, settings);
+  assert.ok(Math.abs(ruledGap - unruled) < 0.01, `bordered: ${ruledGap} vs ${unruled}`);
+});
+
+test('corpus: markitdown__test headings sit where LibreOffice draws them (space after and before collapse to the larger)', { skip: !fs.existsSync(path.join(CORPUS, 'markitdown__test.docx')) && 'no corpus' }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'markitdown__test.docx'))) });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  // Body lines of one font: their yMin distance is their baselines' distance in either PDF. LibreOffice 7.4 (with
+  // docloom's fonts) has "Large" (after an empty paragraph and Heading 1 "Introduction") 298.1 pt below "Qingyun",
+  // and "In light" (after Heading 2) 431.6 pt below: the Normal style's 8 pt after and the headings' 18 pt / 8 pt
+  // before give 18 and 8, not 26 and 16 (which put them 16 and 24 pt lower).
+  const top = word(all, 'Qingyun', 1).yMin;
+  const large = word(all, 'Large', 1).yMin - top;
+  const light = word(all, 'light', 1).yMin - top;
+  assert.ok(Math.abs(large - 298.1) < 1, `"Large" ${large} pt below`);
+  assert.ok(Math.abs(light - 431.6) < 1, `"In light" ${light} pt below`);
 });

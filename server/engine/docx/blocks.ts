@@ -77,7 +77,14 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
         const frames: Frames = { open: null, waiting: [] };
         walk(ctx, container, table, out, frames);
         flushFrames(frames, out);
-        applyNeighbourRules(out.filter(isBlock), { cell: container.name === 'w:tc', body: container.name === 'w:body' });
+        // A paragraph after a section's end starts that section (often a page): it keeps its whole space before.
+        const sectionStarts = new Set(out.filter((item, i) => i > 0 && out[i - 1].type === 'sectionEnd'));
+        applyNeighbourRules(out.filter(isBlock), {
+          cell: container.name === 'w:tc',
+          body: container.name === 'w:body',
+          collapseSpacing: doc.collapseSpacing,
+          sectionStarts,
+        });
         return out;
       } finally {
         depth--;

@@ -29,6 +29,13 @@ export interface DocContext {
    * table's w:tblInd is measured to the text of its first cell, not to its edge.
    */
   compatibilityMode?: number;
+  /**
+   * The space between two paragraphs is the larger of the first's space after and the second's space before, not
+   * their sum: LibreOffice (writerfilter's ParaSpaceMax) does so for every .docx with a settings part that lacks
+   * w:doNotUseHTMLParagraphAutoSpacing, and adds both only without a settings part or with that option; Word's
+   * option of that name, "use fixed paragraph spacing instead of HTML auto spacing", means the same (neighbours.ts).
+   */
+  collapseSpacing?: boolean;
   /** Footnotes and endnotes: the reference marks' numbers and the endnotes read (notes.ts). */
   notes?: Notes;
 }

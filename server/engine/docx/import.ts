@@ -54,10 +54,17 @@ export function openDocx(bytes: Uint8Array, options: DocxImportOptions = {}): { 
   }
 }
 
+/** An on/off element: absent is off, present is on unless its w:val says 0/false/off. */
+function flagOn(el: XElement | undefined): boolean {
+  return el !== undefined && onOff(el.attrs['w:val']);
+}
+
 function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const main = pkg.mainPart;
-  const theme = readTheme(optionalPart(pkg, main, 'theme'));
-  const styles = new StyleSheet(optionalPart(pkg, main, 'styles'), theme);
+  const stylesRoot = optionalPart(pkg, main, 'styles');
+  const defaultLang = child(child(child(child(stylesRoot, 'w:docDefaults'), 'w:rPrDefault'), 'w:rPr'), 'w:lang');
+  const theme = readTheme(optionalPart(pkg, main, 'theme'), defaultLang?.attrs['w:eastAsia']);
+  const styles = new StyleSheet(stylesRoot, theme);
   const numbering = new Numbering(optionalPart(pkg, main, 'numbering'), theme, styles, pkg.relatedPart(main, 'numbering') ?? 'word/numbering.xml');
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
@@ -66,6 +73,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     pkg, styles, numbering, theme, warnings,
     splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']),
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
+    collapseSpacing: settings !== undefined && !flagOn(child(child(settings, 'w:compat'), 'w:doNotUseHTMLParagraphAutoSpacing')),
   };
   const notes = new Notes(doc, main, settings);
   doc.notes = notes;

@@ -8,7 +8,13 @@
  *   LibreOffice on oxsdk__Unit1Translation.docx, ink-F1 0.37 → 0.71; Word collapses as well, but LibreOffice 7.4
  *   adds both sides in a bare two-paragraph file, so that case differs from it), and a cell's first
  *   paragraph has no auto space before, its last none after (LibreOffice's writerfilter does the same for the
- *   first paragraph of the document).
+ *   first paragraph of the document);
+ * - collapsed spacing (`collapseSpacing`, DocContext): the space between two paragraphs is the larger of the
+ *   first's after and the second's before (LibreOffice on markitdown__test.docx: a heading's space before of 8 pt
+ *   after a body paragraph's 8 pt after adds nothing, and 20 pt adds 12; with w:doNotUseHTMLParagraphAutoSpacing or
+ *   without settings.xml both are added). The second keeps only what its space before adds (the first's after is
+ *   lost at a page's foot, where the second starts the next page without it), except after a page break
+ *   before it or a section's start, where nothing of the first is above it.
  */
 import type { Block, Paragraph, ParagraphStyle } from '../model/types.js';
 import { autoSpacing } from './resolve.js';
@@ -24,6 +30,10 @@ function boxKey(block: Block): string {
 export interface Container {
   cell?: boolean;
   body?: boolean;
+  /** The larger of two neighbours' spaces instead of their sum (DocContext.collapseSpacing). */
+  collapseSpacing?: boolean;
+  /** Blocks that start a section: no collapsing above them. */
+  sectionStarts?: Set<unknown>;
 }
 
 export function applyNeighbourRules(blocks: Block[], container: Container = {}): void {
@@ -42,6 +52,11 @@ export function applyNeighbourRules(blocks: Block[], container: Container = {}):
       const gap = Math.max(prev.style.spaceAfter ?? 0, next.style.spaceBefore ?? 0);
       setStyle(prev, { spaceAfter: 0 });
       setStyle(next, { spaceBefore: gap });
+    }
+    if (container.collapseSpacing && !next.style.pageBreakBefore && !container.sectionStarts?.has(next) && !prev.style.borders?.bottom && !next.style.borders?.top) {
+      const after = prev.style.spaceAfter ?? 0;
+      const before = next.style.spaceBefore ?? 0;
+      if (after > 0 && before > 0) setStyle(next, { spaceBefore: Math.max(0, before - after) });
     }
     const a = prev.style;
     const b = next.style;

@@ -37,7 +37,21 @@ const COLOR_ALIASES: Record<string, string> = {
   followedHyperlink: 'folHlink',
 };
 
-export function readTheme(root: XElement | undefined): Theme {
+/** The theme's per-script font (`<a:font script="Hans">`) for an East Asian language tag. */
+function scriptOf(lang: string | undefined): string | undefined {
+  const l = (lang ?? '').toLowerCase();
+  if (l.startsWith('zh')) return /-(tw|hk|mo|hant)/.test(l) ? 'Hant' : 'Hans';
+  if (l.startsWith('ja')) return 'Jpan';
+  if (l.startsWith('ko')) return 'Hang';
+  return undefined;
+}
+
+/**
+ * `eastAsiaLang` is the document's default East Asian language (docDefaults' w:lang w:eastAsia): a theme whose
+ * `<a:ea typeface="">` is empty names its East Asian font per script, and Word (and LibreOffice) take the one of
+ * that language — 宋体 for zh-CN in poitl__sdt_cell.docx, drawn with the bundled CJK font and its line height.
+ */
+export function readTheme(root: XElement | undefined, eastAsiaLang?: string): Theme {
   if (!root) return EMPTY;
   const elements = child(root, 'a:themeElements');
   const theme: Theme = { fonts: {}, colors: {} };
@@ -48,6 +62,9 @@ export function readTheme(root: XElement | undefined): Theme {
       const face = child(font, `a:${script}`)?.attrs.typeface;
       if (face) theme.fonts[`${kind}:${script}`] = face;
     }
+    const script = scriptOf(eastAsiaLang);
+    const byScript = script && children(font, 'a:font').find((f) => f.attrs.script === script)?.attrs.typeface;
+    if (!theme.fonts[`${kind}:ea`] && byScript) theme.fonts[`${kind}:ea`] = byScript;
   }
   for (const slot of children(child(elements, 'a:clrScheme'))) {
     const name = slot.name.slice(2);

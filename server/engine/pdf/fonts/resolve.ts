@@ -39,6 +39,19 @@ export function primaryFace(family: FamilyDef, variant: Variant): Face {
   return chain.std ?? chain.own;
 }
 
+/**
+ * The face whose ascent and descent a line takes for text that `face` draws in `family`'s stead: the family's own
+ * (primary) face when `face` is the CJK font filling in for a family without those glyphs, else null (the face's
+ * own metrics). LibreOffice draws such glyphs by fallback without letting them set the line height: 12 pt text
+ * with w:eastAsia "Hei" (unknown, so the default family) is 13.8 pt a line there, with "SimSun" (the CJK font)
+ * 15.7 pt. Hebrew and Arabic keep their fallback's metrics (DejaVu Sans, measured as LibreOffice draws them).
+ */
+export function fallbackLineFace(face: Face, family: FamilyDef, variant: Variant): Face | null {
+  if (family === CJK || face !== familyTtfFace(CJK, 'normal')) return null;
+  const primary = primaryFace(family, variant);
+  return primary === face ? null : primary;
+}
+
 /** The faces one family and variant may draw with, resolved once (font files are read lazily). */
 class FaceChain {
   private stdFace: Face | null | undefined;

@@ -22,6 +22,8 @@ export interface Fmt {
   strike: boolean;
   highlight: Rgb | null;
   link: string | null;
+  /** The face whose ascent and descent count for the line when a fallback face draws the text (fallbackLineFace). */
+  lineFace?: Face;
 }
 
 export interface TextItem {

@@ -12,9 +12,9 @@ import type { RenderBudget } from '../budget.js';
 import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
 import type { Box } from '../flow/boxes.js';
 import { layoutChart } from './chart.js';
-import { familyFor, variantOf } from '../fonts/families.js';
+import { familyFor, variantOf, type FamilyDef, type Variant } from '../fonts/families.js';
 import type { Face } from '../fonts/faces.js';
-import { primaryFace, splitByFace } from '../fonts/resolve.js';
+import { fallbackLineFace, primaryFace, splitByFace } from '../fonts/resolve.js';
 import { breakOpportunities } from '../text/line-break.js';
 import type { DocumentFonts } from '../fonts/embed.js';
 import { cleanText } from '../text/normalize.js';
@@ -520,6 +520,18 @@ class LineBreaker {
   }
 }
 
+/** Fallback-drawn text's format with the face its line height comes from (one copy per format and face). */
+const lineFmts = new WeakMap<Fmt, Map<Face, Fmt>>();
+function lineFmt(fmt: Fmt, face: Face, family: FamilyDef, variant: Variant): Fmt {
+  const lineFace = fallbackLineFace(face, family, variant);
+  if (!lineFace) return fmt;
+  let byFace = lineFmts.get(fmt);
+  if (!byFace) lineFmts.set(fmt, (byFace = new Map()));
+  let out = byFace.get(lineFace);
+  if (!out) byFace.set(lineFace, (out = { ...fmt, lineFace }));
+  return out;
+}
+
 // ───────────────────────────── finishing a line ─────────────────────────────
 
 function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry): { baseline: number; height: number } {
@@ -533,10 +545,11 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
       asc = Math.max(asc, it.height);
       continue;
     }
-    const a = it.face.ascent * it.fmt.size;
-    const d = it.face.descent * it.fmt.size;
-    textAsc = Math.max(textAsc, a, it.fmt.rise + it.face.ascent * it.fmt.drawSize);
-    textDesc = Math.max(textDesc, d, -it.fmt.rise + it.face.descent * it.fmt.drawSize);
+    const m = it.fmt.lineFace ?? it.face;
+    const a = m.ascent * it.fmt.size;
+    const d = m.descent * it.fmt.size;
+    textAsc = Math.max(textAsc, a, it.fmt.rise + m.ascent * it.fmt.drawSize);
+    textDesc = Math.max(textDesc, d, -it.fmt.rise + m.descent * it.fmt.drawSize);
   }
   const pictureAsc = asc;
   if (textAsc === 0 && textDesc === 0 && asc === 0) {
@@ -813,10 +826,10 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
           if (part === '') continue;
           const lower = LOWER.test(part);
           const shown = lower ? upperCase(part, ctx.locale) : part;
-          for (const fr of splitByFace(shown, family, variant)) builder.text(fr.text, fr.face, lower ? small : fmt);
+          for (const fr of splitByFace(shown, family, variant)) builder.text(fr.text, fr.face, lineFmt(lower ? small : fmt, fr.face, family, variant));
         }
       } else {
-        for (const fr of splitByFace(text, family, variant)) builder.text(fr.text, fr.face, fmt);
+        for (const fr of splitByFace(text, family, variant)) builder.text(fr.text, fr.face, lineFmt(fmt, fr.face, family, variant));
       }
     } else if (run.type === 'field') {
       if (run.field !== 'page' && run.field !== 'pages') continue;
