@@ -24,7 +24,7 @@ import { BUILT, cliToken, ROOT, startServe, type ServeChild } from '../scripts/l
 import { openPgRepositories } from '../server/store/pg/index.js';
 import { TokenAccess } from '../server/services/token-access.js';
 import { startPgCluster } from '../test/helpers/pg-cluster.js';
-import { S3_KEY_ID, S3_SECRET, startS3Server } from '../test/helpers/s3-server.js';
+import { startS3Server } from '../test/helpers/s3-server.js';
 import { cpuMs } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
@@ -157,11 +157,7 @@ try {
   const url = await cluster.createDatabase();
   const teamEnv = {
     DOCLOOM_DATABASE_URL: url,
-    DOCLOOM_S3_BUCKET: BUCKET,
-    DOCLOOM_S3_ENDPOINT: s3.endpoint,
-    DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
-    DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
-    DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    ...s3.serveEnv(BUCKET),
   };
   // The token is made in the database (migrated by this open), as `docloom token create` makes it in a data folder.
   const repos = await openPgRepositories(url, { cacheDir: path.join(temp, 'cache') });

@@ -23,7 +23,7 @@ import { BUILT, startServe, type ServeChild } from '../../scripts/lib/serve-chil
 import { openPgRepositories } from '../../server/store/pg/index.js';
 import { TokenAccess } from '../../server/services/token-access.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
-import { S3_KEY_ID, S3_SECRET, startS3Server } from '../helpers/s3-server.js';
+import { startS3Server } from '../helpers/s3-server.js';
 import { makePng } from '../net/images.js';
 
 const BUCKET = 'docloom-idempotency';
@@ -67,11 +67,7 @@ before(async () => {
   auth = { authorization: `Bearer ${token}` };
   const env = {
     DOCLOOM_DATABASE_URL: url,
-    DOCLOOM_S3_BUCKET: BUCKET,
-    DOCLOOM_S3_ENDPOINT: s3.endpoint,
-    DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
-    DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
-    DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    ...s3.serveEnv(BUCKET),
     DOCLOOM_QUEUE_LEASE_MS: String(LEASE_MS),
     // The image server is on loopback.
     DOCLOOM_ALLOW_PRIVATE_NETWORK: 'true',
