@@ -75,7 +75,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     files,
     templates,
     renderer,
-    idempotency: new Idempotency(repos.idempotency),
+    idempotency: new Idempotency(repos.idempotency, config.queueLeaseMs),
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
     dataDepth: config.limits.dataDepth,

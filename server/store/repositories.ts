@@ -100,8 +100,19 @@ export interface IdempotencyRepo {
   get(key: string): Promise<IdempotencyEntry | undefined>;
   /** Resolves once stored; the same key again replaces it. */
   put(entry: IdempotencyEntry): Promise<void>;
-  /** Forgets entries older than the TTL. */
+  /** Forgets entries older than the TTL (and shared claims whose lease ran out long ago). */
   prune(): Promise<void>;
+  /**
+   * A shared database only (the data folder's one process keeps its running keys in memory): marks `key` running
+   * on every instance for this caller, held `leaseMs` and renewed by the claim until released — so an instance that
+   * dies while running a key blocks it only until its lease runs out. Undefined when another request holds it.
+   */
+  claim?(key: string, leaseMs: number): Promise<IdempotencyClaim | undefined>;
+}
+
+/** A key marked running by claim(); release() once the outcome is stored (or the request failed). */
+export interface IdempotencyClaim {
+  release(): Promise<void>;
 }
 
 /** The GUI's run-time switches; a key never set is absent. */

@@ -16,6 +16,8 @@ export interface S3TestServer {
   endpoint: string;
   /** Settings for a bucket that exists (made at start). */
   settings(bucket?: string): S3Settings;
+  /** The `DOCLOOM_S3_*` settings of a `docloom serve` using `bucket` on this server. */
+  serveEnv(bucket?: string): Record<string, string>;
   /** Where s3rver keeps the objects (to check none is left). */
   directory: string;
   stop(): Promise<void>;
@@ -36,6 +38,13 @@ export async function startS3Server(buckets: string[] = ['docloom-test']): Promi
       forcePathStyle: true,
       credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
       publicBaseUrl: null,
+    }),
+    serveEnv: (bucket = buckets[0]) => ({
+      DOCLOOM_S3_BUCKET: bucket,
+      DOCLOOM_S3_ENDPOINT: endpoint,
+      DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
+      DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
+      DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
     }),
     async stop() {
       await server.close();

@@ -290,6 +290,30 @@ export function storeContract(backend: Backend): void {
         await repos.idempotency.prune();
         assert.equal((await repos.idempotency.get('1:k'))?.hash, 'h2');
       });
+
+      it('claim (a shared store): one holder per key; release frees it; a dead holder\'s claim is taken over once its lease ran out', async (t) => {
+        if (!repos.idempotency.claim) {
+          t.skip('this store is one process\'s: its running keys are kept in memory (services/idempotency.ts)');
+          return;
+        }
+        const store = await fresh();
+        const first = await store.repos.idempotency.claim!('1:c', 60_000);
+        assert.ok(first);
+        assert.equal(await store.repos.idempotency.claim!('1:c', 60_000), undefined, 'a live claim is not given twice');
+        assert.ok(await store.repos.idempotency.claim!('2:c', 60_000), 'another key is free');
+        await first.release();
+        assert.ok(await store.repos.idempotency.claim!('1:c', 1_000), 'released: free again');
+        // The holder goes away without releasing (its connections closed, its renewals failing), as a killed
+        // instance would: the key is free again once the lease has run out, not before the next holder asks.
+        const next = await store.restart();
+        let taken;
+        for (const until = Date.now() + 20_000; !taken; ) {
+          assert.ok(Date.now() < until, 'a dead holder\'s claim was never taken over');
+          taken = await next.idempotency.claim!('1:c', 60_000);
+          if (!taken) await new Promise((r) => setTimeout(r, 100));
+        }
+        await taken.release();
+      });
     });
 
     describe('settings and meta', () => {

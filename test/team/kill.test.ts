@@ -18,7 +18,7 @@ import { BUILT, startServe, type ServeChild } from '../../scripts/lib/serve-chil
 import { openPgRepositories } from '../../server/store/pg/index.js';
 import { TokenAccess } from '../../server/services/token-access.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
-import { S3_KEY_ID, S3_SECRET, startS3Server } from '../helpers/s3-server.js';
+import { startS3Server } from '../helpers/s3-server.js';
 import { pdfText } from '../helpers/pdf.js';
 import { INVOICE_LINES, jsonTemplate, type Body } from '../service/support.js';
 
@@ -58,11 +58,7 @@ it('2 instances, 500 documents from 8 clients, one killed -9 halfway: every ackn
   const url = await (cluster as PgCluster).createDatabase();
   const env = {
     DOCLOOM_DATABASE_URL: url,
-    DOCLOOM_S3_BUCKET: BUCKET,
-    DOCLOOM_S3_ENDPOINT: s3.endpoint,
-    DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
-    DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
-    DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    ...s3.serveEnv(BUCKET),
     DOCLOOM_QUEUE_LEASE_MS: String(LEASE_MS),
   };
   const instances: ServeChild[] = await Promise.all(['a', 'b'].map((n) => startServe(path.join(temp, n), env)));

@@ -89,6 +89,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    describe: 'idempotency_claims: an Idempotency-Key running on one instance is running on all (leases)',
+    async up(client) {
+      // One row per keyed request while it runs (store/pg/idempotency.ts); `claim` names the request holding it. A
+      // row whose lease ran out (its instance died) may be claimed again.
+      await client.query(`
+        CREATE TABLE idempotency_claims (
+          key text PRIMARY KEY,
+          claim uuid NOT NULL,
+          lease_until timestamptz NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;
