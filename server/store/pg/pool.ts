@@ -29,6 +29,10 @@ export function createPool(url: DatabaseUrl, options: PoolOptions = {}): pg.Pool
   // An idle connection the server closed (a restart, a failover) is dropped and replaced; it must not crash the
   // process (node-postgres emits 'error' on the pool for it).
   pool.on('error', () => undefined);
+  // A connection that breaks while checked out (a transaction, the sweeper's lock) emits 'error' on its client,
+  // which has no listener then and would end the process. Its pending and later queries fail instead (a 503 for
+  // the request: errors/database.ts), and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
