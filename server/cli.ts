@@ -20,7 +20,7 @@ import { BATCH_HELP, batchCommand } from './batch/cli-batch.js';
 import { openDatabase } from './store/open-database.js';
 import { localTemplates } from './store/local.js';
 import { parseDatabaseUrl, type DatabaseUrl } from './store/pg/url.js';
-import { MigrationRefused, migrateDataFolder, type MigrateReport } from './store/migrate-to/index.js';
+import type { MigrateReport } from './store/migrate-to/index.js';
 import { progressOn } from './store/migrate-to/progress.js';
 
 const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
@@ -288,6 +288,8 @@ async function migrateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
     throw new UsageError('migrate needs where documents\' files go: --s3-bucket BUCKET (with DOCLOOM_S3_* as serve reads them), or --files-dir DIR (the DOCLOOM_DATA_DIR of a team instance without object storage)');
   }
   const dataDir = path.resolve(flagString(p, 'data') ?? config.dataDir);
+  // Loaded here only: the other commands (a desktop `serve`) never load the PostgreSQL client.
+  const { MigrationRefused, migrateDataFolder } = await import('./store/migrate-to/index.js');
   try {
     const report = await migrateDataFolder({
       dataDir,

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { DocumentRecord, TemplateRecord, TokenRecord } from '../records.js';
 import type { StoredSettings } from '../settings.js';
 import type { TemplateFile } from './source.js';
+import { inTransaction } from '../pg/pool.js';
 
 /** Records per statement: large enough to make round trips rare, small enough for one bind parameter. */
 export const CHUNK = 500;
@@ -115,22 +116,14 @@ export async function compare(
  * (signed download links the desktop handed out keep working) and whether its samples were offered (so a team
  * instance does not offer them again). On a database that already served, both stay as they are. One transaction.
  */
-export async function claim(db: pg.Pool, marker: Marker, fresh: boolean, secret: Buffer, samplesSeeded: boolean): Promise<void> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+export function claim(db: pg.Pool, marker: Marker, fresh: boolean, secret: Buffer, samplesSeeded: boolean): Promise<void> {
+  return inTransaction(db, async (client) => {
     await client.query('INSERT INTO docloom_meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING', [MARKER_KEY, JSON.stringify(marker)]);
     if (fresh) {
       await client.query(`UPDATE docloom_meta SET value = to_jsonb($1::text) WHERE key = 'secret'`, [secret.toString('hex')]);
       if (samplesSeeded) await client.query(`UPDATE docloom_meta SET value = 'true' WHERE key = 'samples_seeded'`);
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function insertTokens(db: pg.Pool, tokens: readonly TokenRecord[]): Promise<number> {
@@ -142,10 +135,8 @@ export async function insertTokens(db: pg.Pool, tokens: readonly TokenRecord[]):
 }
 
 /** Template records and their files in one transaction (a record never names a missing file). */
-export async function insertTemplates(db: pg.Pool, templates: readonly TemplateRecord[], files: readonly TemplateFile[]): Promise<number> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+export function insertTemplates(db: pg.Pool, templates: readonly TemplateRecord[], files: readonly TemplateFile[]): Promise<number> {
+  return inTransaction(db, async (client) => {
     const { rowCount } = await client.query(
       `INSERT INTO templates (id, uuid, record) SELECT (x->>'id')::bigint, x->>'uuid', x FROM jsonb_array_elements($1::jsonb) x ON CONFLICT DO NOTHING`,
       [json(templates)],
@@ -158,14 +149,8 @@ export async function insertTemplates(db: pg.Pool, templates: readonly TemplateR
         f.bytes,
       ]);
     }
-    await client.query('COMMIT');
     return rowCount ?? 0;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The ids among `ids` that have a record in the database. */

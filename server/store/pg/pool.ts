@@ -56,3 +56,19 @@ export function safeMessage(err: unknown, url: DatabaseUrl): string {
 export function unreachable(err: unknown, url: DatabaseUrl): Error {
   return new Error(`docloom: cannot connect to the PostgreSQL ${url.describe} (DOCLOOM_DATABASE_URL): ${safeMessage(err, url)}`, { cause: err });
 }
+
+/** Runs `work` in one transaction on one connection: committed whole, or rolled back and the error rethrown. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
