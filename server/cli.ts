@@ -19,6 +19,9 @@ import { Violations } from './services/errors.js';
 import { BATCH_HELP, batchCommand } from './batch/cli-batch.js';
 import { openDatabase } from './store/open-database.js';
 import { localTemplates } from './store/local.js';
+import { parseDatabaseUrl, type DatabaseUrl } from './store/pg/url.js';
+import type { MigrateReport } from './store/migrate-to/index.js';
+import { progressOn } from './store/migrate-to/progress.js';
 
 const HELP = `docloom — offline document generator with a local AutomatedDocs-compatible API
 
@@ -37,6 +40,14 @@ ${BATCH_HELP}
                                         one "FILE: warning CODE (PART): MESSAGE" line each
   docloom db migrate                    bring the DOCLOOM_DATABASE_URL database's schema up to date
                                         (a team server's start does the same; docs/team-server.md)
+  docloom migrate --to postgres://USER@HOST:5432/DB [--data DIR] [--dry-run]
+                  [--s3-bucket B [--s3-endpoint URL] [--s3-region R] [--s3-force-path-style] | --files-dir DIR]
+                                        copy a desktop data folder (default DOCLOOM_DATA_DIR) into a team
+                                        server: ids, token hashes, templates, documents and their files.
+                                        Resumable; --dry-run only counts. S3 credentials and the rest of
+                                        the S3 settings as \`serve\` reads them (DOCLOOM_S3_*); without
+                                        --to, DOCLOOM_DATABASE_URL (keeps the password out of the
+                                        process list). docs/team-server.md, "Moving up"
   docloom --help                        this text
 
 Settings are environment variables (see docs/configuration.md), for example:
@@ -222,15 +233,94 @@ async function db(config: Config, args: string[]): Promise<void> {
   }
 }
 
+const MIGRATE_FLAGS = new Set(['to', 'data', 's3-bucket', 's3-endpoint', 's3-region', 'files-dir']);
+
+function printReport(r: MigrateReport): void {
+  const line = (what: string, c: { source: number; present: number; written: number }) =>
+    `  ${what.padEnd(10)} ${c.source} in the data folder, ${c.present} already there, ${c.written} ${r.dryRun ? 'to copy' : 'copied'}`;
+  console.log(r.dryRun ? 'Dry run (nothing written):' : 'Migrated:');
+  console.log(line('tokens', r.tokens));
+  console.log(line('templates', r.templates) + ` (${r.templateFiles} template file${r.templateFiles === 1 ? '' : 's'})`);
+  console.log(line('documents', r.documents));
+  console.log(`  files      ${r.files} ${r.dryRun ? 'to put' : 'put'}`);
+  if (!r.dryRun) {
+    console.log(
+      r.secretCopied
+        ? '  The data folder\'s signing secret was kept: download links it signed stay valid.'
+        : '  The database already served before: its own signing secret stays (links the desktop signed no longer work).',
+    );
+  }
+}
+
+/**
+ * `docloom migrate` (docs/team-server.md, "Moving up"). S3 settings as `serve` reads them (DOCLOOM_S3_*), which
+ * the --s3-* flags set; credentials only from the environment (argv is visible to every user of the machine).
+ */
+async function migrateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const p = parseArgs(args, MIGRATE_FLAGS);
+  if (p.positional.length > 0) throw new UsageError(`migrate takes no argument "${p.positional[0]}" (see docloom --help)`);
+  for (const name of p.flags.keys()) {
+    if (!MIGRATE_FLAGS.has(name) && name !== 'dry-run' && name !== 's3-force-path-style') throw new UsageError(`migrate has no option --${name}`);
+  }
+  const withFlags: NodeJS.ProcessEnv = { ...env };
+  const fromFlag: Array<[string, string]> = [['s3-bucket', 'DOCLOOM_S3_BUCKET'], ['s3-endpoint', 'DOCLOOM_S3_ENDPOINT'], ['s3-region', 'DOCLOOM_S3_REGION']];
+  for (const [flag, variable] of fromFlag) {
+    const value = flagString(p, flag);
+    if (value !== undefined) withFlags[variable] = value;
+  }
+  if (p.flags.get('s3-force-path-style') === true) withFlags.DOCLOOM_S3_FORCE_PATH_STYLE = 'true';
+  const to = flagString(p, 'to');
+  // The target is --to (or DOCLOOM_DATABASE_URL); the variable is not checked as a serve setting here.
+  delete withFlags.DOCLOOM_DATABASE_URL;
+  const config = loadConfig(withFlags);
+  const raw = to ?? env.DOCLOOM_DATABASE_URL;
+  if (!raw) throw new UsageError('migrate needs --to postgres://user@host:5432/database (or DOCLOOM_DATABASE_URL)');
+  let database: DatabaseUrl;
+  try {
+    database = parseDatabaseUrl(raw);
+  } catch (err) {
+    // The parser names the variable; the URL came from --to. Its message never quotes the URL.
+    throw new UsageError(to === undefined ? (err as Error).message : (err as Error).message.replace('DOCLOOM_DATABASE_URL', '--to'));
+  }
+  const filesDir = flagString(p, 'files-dir');
+  if (config.s3 && filesDir) throw new UsageError('give either an S3 bucket (--s3-bucket or DOCLOOM_S3_BUCKET) or --files-dir, not both');
+  if (!config.s3 && !filesDir) {
+    throw new UsageError('migrate needs where documents\' files go: --s3-bucket BUCKET (with DOCLOOM_S3_* as serve reads them), or --files-dir DIR (the DOCLOOM_DATA_DIR of a team instance without object storage)');
+  }
+  const dataDir = path.resolve(flagString(p, 'data') ?? config.dataDir);
+  // Loaded here only: the other commands (a desktop `serve`) never load the PostgreSQL client.
+  const { MigrationRefused, migrateDataFolder } = await import('./store/migrate-to/index.js');
+  try {
+    const report = await migrateDataFolder({
+      dataDir,
+      database,
+      files: config.s3 ? { s3: config.s3 } : { dir: path.resolve(filesDir!) },
+      dryRun: p.flags.get('dry-run') === true,
+      progress: progressOn(process.stderr),
+    });
+    printReport(report);
+    return 0;
+  } catch (err) {
+    if (err instanceof MigrationRefused) {
+      console.error(err.message);
+      return 1;
+    }
+    // The connection failure's line names the variable; here the URL came from --to.
+    if (to !== undefined && err instanceof Error) err.message = err.message.replace('(DOCLOOM_DATABASE_URL)', '(--to)');
+    throw err;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(HELP);
     return command ? 0 : 2;
   }
-  let config: Config;
+  let config!: Config;
   try {
-    config = loadConfig(process.env);
+    // migrate reads its settings itself (the --s3-* flags over DOCLOOM_S3_*, --to over DOCLOOM_DATABASE_URL).
+    if (command !== 'migrate') config = loadConfig(process.env);
   } catch (err) {
     console.error((err as Error).message);
     return 2;
@@ -258,6 +348,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'db':
         await db(config, rest);
         break;
+      case 'migrate':
+        return await migrateCommand(rest, process.env);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

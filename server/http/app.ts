@@ -119,6 +119,6 @@ export function createApp(o: AppOptions): Express {
   app.use('/api', api);
 
   app.use(guiRoutes(o.guiDir));
-  app.use(errorHandler(s.config.limits, logger.error));
+  app.use(errorHandler(s.config.limits, logger.error, s.config.database !== null));
   return app;
 }

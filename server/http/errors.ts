@@ -7,6 +7,7 @@ import { MulterError } from 'multer';
 import { ServiceError } from '../services/errors.js';
 import { statusOf } from '../errors/catalogue.js';
 import { isNoSpace, NO_SPACE_MESSAGE } from '../errors/storage.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../errors/database.js';
 import type { Limits } from '../config.js';
 
 export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
@@ -39,7 +40,11 @@ interface ParserError {
   message?: string;
 }
 
-export function errorHandler(limits: Limits, log: (line: string) => void): ErrorRequestHandler {
+/**
+ * `shared`: the service keeps its records in a shared database (the team server), whose loss during a request is
+ * a 503 to retry, not a bug.
+ */
+export function errorHandler(limits: Limits, log: (line: string) => void, shared = false): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (err instanceof ServiceError) {
       const extra: Record<string, unknown> = {};
@@ -81,6 +86,13 @@ export function errorHandler(limits: Limits, log: (line: string) => void): Error
     if (isNoSpace(err)) {
       log(`[${requestId}] ${req.method} ${req.path}: no space left: ${err instanceof Error ? err.message : String(err)}`);
       sendError(res, statusOf('insufficient_storage'), NO_SPACE_MESSAGE);
+      return;
+    }
+    // The database went away under the request: what it changed was one transaction, committed or not at all.
+    if (shared && isDatabaseUnavailable(err)) {
+      log(`[${requestId}] ${req.method} ${req.path}: database unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendError(res, statusOf('service_unavailable'), DATABASE_UNAVAILABLE_MESSAGE);
       return;
     }
     log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

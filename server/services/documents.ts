@@ -12,6 +12,7 @@ import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { isNoSpace } from '../errors/storage.js';
+import { isDatabaseUnavailable } from '../errors/database.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
@@ -443,6 +444,13 @@ export class DocumentService {
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
       await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile, lease);
     } catch (err) {
+      if (lease && isDatabaseUnavailable(err)) {
+        // The database dropped while the outcome was written: nothing was (the finish is one statement). The job
+        // stays in the queue, claimed again once its lease runs out and the database is back — never left
+        // `processing`, and a file already put is put again under the same key.
+        this.deps.log(`document ${doc.id}: database unavailable, left to the queue: ${(err as Error).message}`);
+        throw err;
+      }
       this.deps.log(`document ${doc.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const full = isNoSpace(err);
       if (full && priority === 'interactive' && !lease) {

@@ -25,6 +25,7 @@ export function startQueueWorkers(
   let claiming = false;
   let again = false;
   let stopped = false;
+  let failing = false;
 
   const run = async (job: ClaimedJob): Promise<void> => {
     try {
@@ -59,10 +60,19 @@ export function startQueueWorkers(
       do {
         again = false;
         while (!stopped && inHand.size < slots) {
-          const job = await queue.claim().catch((err: unknown) => {
-            log(`queue: claim failed: ${(err as Error).message}`);
-            return undefined;
-          });
+          const job = await queue.claim().then(
+            (claimed) => {
+              if (failing) info('queue: claiming again');
+              failing = false;
+              return claimed;
+            },
+            (err: unknown) => {
+              // Said once per outage (the database gone, say), not at every look of the poll.
+              if (!failing) log(`queue: claim failed: ${(err as Error).message}; trying again every second`);
+              failing = true;
+              return undefined;
+            },
+          );
           if (!job) break;
           const work = run(job).finally(() => {
             inHand.delete(work);

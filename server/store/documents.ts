@@ -217,6 +217,11 @@ export class DocumentRepository {
     return this.#byId.get(id);
   }
 
+  /** The highest id handed out so far (deleted ones included): `docloom migrate` starts the database's ids past it. */
+  get lastId(): number {
+    return this.#lastId;
+  }
+
   /** Hands out the next id (ids are never reused, even after deletes). */
   nextId(): number {
     return ++this.#lastId;

@@ -28,6 +28,10 @@ export interface PgCluster {
   url(database: string): string;
   /** Creates an empty database; answers its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** Stops the server at once (`pg_ctl stop -m immediate`, as a crash or a lost machine would) and keeps its files. */
+  halt(): Promise<void>;
+  /** Starts the halted server again on the same port and files (it recovers from its WAL). */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,11 +86,12 @@ export async function startPgCluster(): Promise<PgCluster | string> {
   const exec = (tool: string, args: string[]) =>
     user ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
   const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
+  const start = () => exec('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
   try {
     // Password (SCRAM) over TCP, as a real server would ask; trust on the folder's own socket only.
     await exec('initdb', ['-D', data, '-U', SUPERUSER, `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--no-sync']);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
-    await exec('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+    await start();
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -104,6 +109,12 @@ export async function startPgCluster(): Promise<PgCluster | string> {
         await client.end();
       }
       return url(name);
+    },
+    async halt() {
+      await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    async resume() {
+      await start();
     },
     async stop() {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);

@@ -4,6 +4,7 @@
  */
 import type { MediaType, Parameter, RequestBody, ResponseObject, Schema } from './types.js';
 import { errorResponse } from './errors.js';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../errors/database.js';
 
 export const ref = (schema: string): Schema => ({ $ref: `#/components/schemas/${schema}` });
 
@@ -116,7 +117,12 @@ export function standardErrors(set: ErrorSet): Record<string, ResponseObject> {
   }
   if (set.validation) out['422'] = errorResponse('validation', [set.validation.message], set.validation.errors);
   out['500'] = errorResponse('server_error', ['Server error.']);
-  if (set.unavailable) out['503'] = errorResponse('service_unavailable', set.unavailable);
+  // Every route with a token reads the database on a team server (the token is looked up there): 503 when it drops.
+  if (set.unavailable || set.auth !== 'none') {
+    const unavailable = errorResponse('service_unavailable', [...(set.unavailable ?? []), DATABASE_UNAVAILABLE_MESSAGE]);
+    unavailable.headers = { 'Retry-After': { required: false, description: 'Seconds to wait before trying again (when the database dropped).', schema: { type: 'string' } } };
+    out['503'] = unavailable;
+  }
   if (set.stores) out['507'] = errorResponse('insufficient_storage', ["There is no space left for docloom's data. Free some space and try again."]);
   return out;
 }

@@ -1,9 +1,7 @@
 /** GET /api/health: no token (a load balancer's probe); 200 when every dependency is ok, 503 naming the one down. */
 import { Router } from 'express';
 import type { Services } from '../../services/index.js';
-
-/** What a 503 tells the balancer (and any client) about when to ask again, in seconds. */
-const RETRY_AFTER_SECONDS = 5;
+import { RETRY_AFTER_SECONDS } from '../../errors/database.js';
 
 export function healthRoutes(s: Services): Router {
   const r = Router();

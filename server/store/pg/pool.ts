@@ -29,6 +29,10 @@ export function createPool(url: DatabaseUrl, options: PoolOptions = {}): pg.Pool
   // An idle connection the server closed (a restart, a failover) is dropped and replaced; it must not crash the
   // process (node-postgres emits 'error' on the pool for it).
   pool.on('error', () => undefined);
+  // A connection that breaks while checked out (a transaction, the sweeper's lock) emits 'error' on its client,
+  // which has no listener then and would end the process. Its pending and later queries fail instead (a 503 for
+  // the request: errors/database.ts), and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
@@ -51,4 +55,20 @@ export function safeMessage(err: unknown, url: DatabaseUrl): string {
 /** One line for a start that cannot reach the database: host and database named, never the password. */
 export function unreachable(err: unknown, url: DatabaseUrl): Error {
   return new Error(`docloom: cannot connect to the PostgreSQL ${url.describe} (DOCLOOM_DATABASE_URL): ${safeMessage(err, url)}`, { cause: err });
+}
+
+/** Runs `work` in one transaction on one connection: committed whole, or rolled back and the error rethrown. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }

@@ -158,8 +158,10 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
         list.push(resolve);
         waiting.set(documentId, list);
       });
-      const { rowCount } = await pool.query(`SELECT 1 FROM documents WHERE id = $1 AND status IN ('pending', 'processing')`, [documentId]);
-      if (!rowCount) settle(documentId);
+      // A look that fails (the database dropped after the enqueue committed) is left to the poll: the document is
+      // accepted, so the request waits for it rather than answering an error its retry would duplicate.
+      const look = await pool.query(`SELECT 1 FROM documents WHERE id = $1 AND status IN ('pending', 'processing')`, [documentId]).catch(() => undefined);
+      if (look && !look.rowCount) settle(documentId);
       return done;
     },
     onWork(wake) {

@@ -10,21 +10,7 @@ import type pg from 'pg';
 import type { TemplateRecord } from '../records.js';
 import type { TemplateFileRef, TemplateRepo } from '../repositories.js';
 import { writeFileAtomic } from '../json-file.js';
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
+import { inTransaction } from './pool.js';
 
 async function putFile(client: pg.ClientBase, ref: TemplateFileRef, bytes: Uint8Array): Promise<void> {
   await client.query(
