@@ -112,19 +112,14 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
 
   return {
     async enqueue(record, request, priority) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('INSERT INTO documents (id, record) VALUES ($1, $2::jsonb)', [record.id, JSON.stringify(record)]);
-        await client.query('INSERT INTO render_jobs (document_id, priority, request) VALUES ($1, $2, $3::jsonb)', [record.id, priority, JSON.stringify(request)]);
-        await client.query(`SELECT pg_notify('${JOBS_CHANNEL}', '')`);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      // One statement, so one round trip and its own transaction: the record, its job and the wake-up (delivered at
+      // commit) all happen or none does. The job's foreign key is checked at the statement's end, after both inserts.
+      await pool.query(
+        `WITH doc AS (INSERT INTO documents (id, record) VALUES ($1, $2::jsonb) RETURNING id),
+              job AS (INSERT INTO render_jobs (document_id, priority, request) SELECT id, $3, $4::jsonb FROM doc RETURNING document_id)
+         SELECT pg_notify('${JOBS_CHANNEL}', '') FROM job`,
+        [record.id, JSON.stringify(record), priority, JSON.stringify(request)],
+      );
     },
     async claim(): Promise<ClaimedJob | undefined> {
       // One statement: pick the next free row (skipping rows another claim has locked), lease it, and mark its
