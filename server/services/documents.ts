@@ -13,6 +13,7 @@ import { ServiceError, Violations, notFound, validationError } from './errors.js
 import type { ErrorCode } from '../errors/catalogue.js';
 import { isNoSpace } from '../errors/storage.js';
 import { isDatabaseUnavailable } from '../errors/database.js';
+import { INTERRUPTED_ERROR } from '../store/records.js';
 import { loadEngine } from './engine.js';
 import { Idempotency } from './idempotency.js';
 import { safeOutputFilename } from './output-filename.js';
@@ -104,7 +105,7 @@ export class DocumentService {
       // In memory at once; on a full disk the shard is written by a later write (the service still starts).
       await this.deps.repo.update(doc.id, {
         status: 'failed',
-        error: { code: 'interrupted', message: 'The service stopped before this document was rendered; create it again.' },
+        error: { ...INTERRUPTED_ERROR },
         updated_at: nowIso(),
       }).catch((err: unknown) => {
         if (!isNoSpace(err)) throw err;

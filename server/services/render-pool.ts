@@ -18,6 +18,7 @@ import { startWorker } from './worker-start.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
 import { hrnow } from './profile.js';
+import { INTERRUPTED_ERROR } from '../store/records.js';
 
 export type Priority = 'interactive' | 'batch';
 
@@ -101,11 +102,7 @@ const OVERTIME_GRACE_MS = 2000;
 /** Workers that die before they are ready, in a row, before the pool gives up on threads. */
 const MAX_FAILED_STARTS = 3;
 
-export const STOPPED: RenderOutcome = {
-  ok: false,
-  code: 'interrupted',
-  message: 'The service stopped before this document was rendered; create it again.',
-};
+export const STOPPED: RenderOutcome = { ok: false, ...INTERRUPTED_ERROR };
 
 /** A job withdrawn before any worker had it (its batch was cancelled). */
 const WITHDRAWN: RenderOutcome = { ok: false, code: 'interrupted', message: 'Withdrawn before it was rendered (the batch was cancelled).' };

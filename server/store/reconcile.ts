@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Layout } from './layout.js';
+import { FILE_MISSING_ERROR } from './records.js';
 import type { DocumentRepository } from './documents.js';
 import type { TemplateRepository } from './templates.js';
 import { tempWriterPid } from './json-file.js';
@@ -137,7 +138,7 @@ export class Reconciler {
           writes.push(
             repo.update(doc.id, {
               status: 'failed',
-              error: { code: 'file_missing', message: 'The document\'s file was lost; create it again.' },
+              error: { ...FILE_MISSING_ERROR },
               has_editable: false,
               updated_at: now,
             }),

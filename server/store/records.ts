@@ -40,6 +40,14 @@ export interface TemplateRecord {
 
 export type DocumentStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
+/**
+ * The errors a document gets when docloom, not its data, ended it: the service stopped before it was rendered (the
+ * start-up recovery, the render pool's shutdown, `docloom migrate`), or its file was lost outside docloom
+ * (the start-up reconcile, `docloom migrate`). One wording wherever it is said.
+ */
+export const INTERRUPTED_ERROR = { code: 'interrupted', message: 'The service stopped before this document was rendered; create it again.' } as const;
+export const FILE_MISSING_ERROR = { code: 'file_missing', message: "The document's file was lost; create it again." } as const;
+
 export interface DocumentRecord {
   id: number;
   status: DocumentStatus;

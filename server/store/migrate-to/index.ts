@@ -133,7 +133,8 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
       const templateFiles = source.templateFiles();
       const sourceSet = { tokens: source.tokens, templates: source.templates, files: templateFiles, documents: source.documents };
       const total = source.documents.length;
-      const comparison = (await target.hasSchema(pool))
+      const schema = await target.hasSchema(pool);
+      const comparison = schema
         ? await target.compare(pool, sourceSet, (done) => progress.update('comparing', done, total))
         : { conflicts: [], present: { tokens: 0, templates: 0, documents: 0 } };
       const { conflicts, present } = comparison;
@@ -157,7 +158,7 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
         report.tokens.written = report.tokens.source - report.tokens.present;
         report.templates.written = report.templates.source - report.templates.present;
         report.documents.written = total - present.documents;
-        const present_ = (await target.hasSchema(pool)) ? await target.presentDocuments(pool, source.documents.map((d) => d.id)) : new Set<number>();
+        const present_ = schema ? await target.presentDocuments(pool, source.documents.map((d) => d.id)) : new Set<number>();
         report.files = source.documents.filter((d) => !present_.has(d.id)).reduce((n, d) => n + fileCount(d), 0);
         return report;
       }

@@ -6,12 +6,9 @@
 import fs from 'node:fs';
 import { openStore, type Store } from '../index.js';
 import { Layout } from '../layout.js';
-import type { DocumentRecord, TemplateRecord, TokenRecord } from '../records.js';
+import { FILE_MISSING_ERROR, INTERRUPTED_ERROR, type DocumentRecord, type TemplateRecord, type TokenRecord } from '../records.js';
 import type { StoredSettings } from '../settings.js';
 
-/** What a document left pending or processing becomes: the desktop's next start would say the same. */
-const INTERRUPTED = { code: 'interrupted', message: 'The service stopped before this document was rendered; create it again.' } as const;
-const FILE_MISSING = { code: 'file_missing', message: "The document's file was lost; create it again." } as const;
 
 export interface TemplateFile {
   uuid: string;
@@ -51,10 +48,10 @@ export interface MigrationSource {
  */
 function prepare(doc: DocumentRecord, has: (file: string) => boolean, files: Store['files']): DocumentRecord {
   if (doc.status === 'pending' || doc.status === 'processing') {
-    return { ...doc, status: 'failed', error: { ...INTERRUPTED }, pages: null, size: null, has_editable: false };
+    return { ...doc, status: 'failed', error: { ...INTERRUPTED_ERROR }, pages: null, size: null, has_editable: false };
   }
   if (doc.status !== 'completed' || doc.expired === 1) return doc;
-  if (!has(files.path(doc.id, doc.output_type))) return { ...doc, status: 'failed', error: { ...FILE_MISSING }, has_editable: false };
+  if (!has(files.path(doc.id, doc.output_type))) return { ...doc, status: 'failed', error: { ...FILE_MISSING_ERROR }, has_editable: false };
   if (doc.has_editable && !has(files.path(doc.id, 'docx', 'editable'))) return { ...doc, has_editable: false };
   return doc;
 }
