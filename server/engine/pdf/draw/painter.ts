@@ -16,6 +16,9 @@ function sameRgb(a: Rgb, b: Rgb | null): boolean {
 }
 
 const TEXT_OPTIONS = { isInputVisual: true, isOutputVisual: true };
+/** The flags jsPDF's text() escapes a standard font's text with, and what it turns a tab into. */
+const ESCAPE_FLAGS = { autoencode: true, noBOM: true };
+const TAB_AS_SPACES = ' '.repeat(8);
 
 /** Bookmarks: headings nest under the closest previous heading of a higher level. */
 class Outline {
@@ -39,6 +42,13 @@ export class Painter {
   private color: Rgb | null = null;
   private drawColor: Rgb | null = null;
   private lineWidth = -1;
+  /** jsPDF's resource name of the current font (F1, F2…) and the operator setting the current text colour. */
+  private fontKey = '';
+  private colorOp = '';
+  /** The current page's height: text is placed from the page's bottom. */
+  private pageHeight = -1;
+  /** Faces jsPDF has drawn with at least once (so it writes their font into the PDF). */
+  private readonly fontsMarkedUsed = new Set<Face>();
   private readonly outline: Outline;
   /** Page-count boxes by page, drawn once the count is known. */
   private readonly pageCounts: Array<{ page: number; box: PageCountBox }> = [];
@@ -57,6 +67,7 @@ export class Painter {
     this.color = null;
     this.drawColor = null;
     this.lineWidth = -1;
+    this.pageHeight = -1;
   }
 
   /** Paints a finished page of the body: page 1 is the document's first page, later ones are added. */
@@ -185,6 +196,7 @@ export class Painter {
       const [name, style] = this.fonts.select(face);
       this.doc.setFont(name, style);
       this.face = face;
+      this.fontKey = (this.doc.internal as unknown as { getFont(): { id: string } }).getFont().id;
     }
     if (size !== this.size) {
       this.doc.setFontSize(size);
@@ -193,11 +205,36 @@ export class Painter {
     if (!sameRgb(rgb, this.color)) {
       this.doc.setTextColor(rgb[0], rgb[1], rgb[2]);
       this.color = rgb;
+      this.colorOp = textColorOp(rgb);
     }
-    // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
-    this.doc.text(text, x, baseline, angle ? { ...TEXT_OPTIONS, angle } : TEXT_OPTIONS);
+    if (!angle && this.fontsMarkedUsed.has(face)) {
+      // What jsPDF's text() writes for one line, without the general-purpose work it does on every call (options,
+      // line splitting, its bidi pass over each character, a linear search of the widths per character for an
+      // embedded font): the text is already shaped, in visual order and drawable. That work was most of a
+      // page's paint time.
+      const hex = this.fonts.glyphHex(face, text);
+      // A standard font: its WinAnsi bytes, escaped, as jsPDF's text() encodes them.
+      const content = hex !== null ? `<${hex}>` : `(${this.doc.pdfEscape(text.replace(/\t/g, TAB_AS_SPACES), ESCAPE_FLAGS)})`;
+      if (this.pageHeight < 0) this.pageHeight = this.doc.internal.pageSize.getHeight();
+      this.raw(`BT\n/${this.fontKey} ${size} Tf\n${this.colorOp}\n${pdfNumber(x)} ${pdfNumber(this.pageHeight - baseline)} Td\n${content} Tj\nET`);
+    } else {
+      // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
+      this.doc.text(text, x, baseline, angle ? { ...TEXT_OPTIONS, angle } : TEXT_OPTIONS);
+      // jsPDF puts a font into the PDF only once its own text() has drawn with it; after that, text is written directly.
+      this.fontsMarkedUsed.add(face);
+    }
     if (actual) this.raw('EMC');
   }
+}
+
+/** A number as jsPDF writes it with floatPrecision 3: three decimals, trailing zeros dropped ("12." for 12). */
+function pdfNumber(n: number): string {
+  return n.toFixed(3).replace(/0+$/, '');
+}
+
+/** The fill colour operator jsPDF's setTextColor(r, g, b) produces: grey when the channels are equal. */
+function textColorOp([r, g, b]: Rgb): string {
+  return r === g && g === b ? `${pdfNumber(r / 255)} g` : `${pdfNumber(r / 255)} ${pdfNumber(g / 255)} ${pdfNumber(b / 255)} rg`;
 }
 
 /** UTF-16BE in hex, as a PDF text string's bytes after its byte-order mark. */

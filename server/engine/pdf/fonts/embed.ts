@@ -108,6 +108,7 @@ export class DocumentFonts {
   private readonly names = new Map<Face, string>();
   /** Set once the fonts are embedded: later layout (headers per page) can no longer add characters. */
   private sealed = false;
+  private jsPdfFonts: JsPdfFonts | null = null;
 
   /** Records that `text` will be drawn with `face` (standard faces need nothing). */
   use(face: Face, text: string): void {
@@ -146,6 +147,7 @@ export class DocumentFonts {
     );
     if (faces.length === 0) return;
     const jsPdfFonts = new JsPdfFonts(doc);
+    this.jsPdfFonts = jsPdfFonts;
     faces.forEach((face, i) => {
       const { name, program } = subsets[i];
       jsPdfFonts.add(name, program);
@@ -159,6 +161,12 @@ export class DocumentFonts {
     const name = this.names.get(face);
     if (!name) throw new Error(`docloom: face ${face.key} drawn without being recorded`);
     return [name, 'normal'];
+  }
+
+  /** `text` (from drawable()) as the hex glyph string of `face`'s embedded font; null for a standard face. */
+  glyphHex(face: Face, text: string): string | null {
+    const name = face.standard ? undefined : this.names.get(face);
+    return name && this.jsPdfFonts ? this.jsPdfFonts.glyphHex(name, text) : null;
   }
 
   /**

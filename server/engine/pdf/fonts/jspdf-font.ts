@@ -17,7 +17,7 @@ import { jsPDF } from 'jspdf';
 
 /** A font as jsPDF's TTFFont parses it: the parts read here and by jsPDF's text functions. */
 interface ParsedTtf {
-  cmap: unknown;
+  cmap: DocFontMetadata['cmap'];
   characterToGlyph(code: number): number;
   widthOfGlyph(glyph: number): number;
   widthOfString(text: string, size: number, charSpace: number): number;
@@ -42,7 +42,7 @@ export interface FontProgram {
 /** The per-document font state jsPDF's text functions read and write (font.metadata). */
 interface DocFontMetadata {
   /** Own property: jsPDF's UTF-8 text path checks metadata.hasOwnProperty('cmap') before mapping characters. */
-  cmap: unknown;
+  cmap: { unicode: { codeMap: Record<number, number | undefined> } };
   Unicode: { encoding: Record<string, never>; kerning: Record<string, never>; widths: Array<number | number[]> };
   glyIdsUsed: number[];
   toUnicode: Record<number, number>;
@@ -109,6 +109,10 @@ const GLOBAL_ADD_FONT = globalHandlers('addFont');
 /** The fonts of one jsPDF document that docloom writes itself. */
 export class JsPdfFonts {
   private readonly programs = new Map<string, FontProgram>();
+  /** Our fonts' per-document metadata by jsPDF font name. */
+  private readonly metadata = new Map<string, DocFontMetadata>();
+  /** Glyphs whose width is already in metadata.Unicode.widths, by font name (rebuilt when jsPDF added some). */
+  private readonly widthsRecorded = new Map<string, Set<number>>();
 
   constructor(private readonly doc: jsPDF) {
     const events = (doc.internal as unknown as { events: PubSub }).events;
@@ -135,6 +139,43 @@ export class JsPdfFonts {
     };
     font.metadata = metadata;
     this.programs.set(font.id, program);
+    this.metadata.set(name, metadata);
+  }
+
+  /**
+   * `text` in our font `name` as the hex glyph string jsPDF's Identity-H text path writes (utf8TextFunction and
+   * pdfEscape16 in jsPDF 4.2): a character the font's cmap lacks is dropped unless it is below U+0100, and the
+   * string ends at the first character that maps to glyph 0. Like that path, it records each glyph's width
+   * (/W) and its character (ToUnicode) — but once per glyph (a set, where jsPDF searches its widths array for
+   * every character) and without jsPDF's list of every glyph drawn, which only its own font writer reads.
+   * Null for a font docloom did not add (the standard fonts).
+   */
+  glyphHex(name: string, text: string): string | null {
+    const meta = this.metadata.get(name);
+    if (!meta) return null;
+    const widths = meta.Unicode.widths;
+    let recorded = this.widthsRecorded.get(name);
+    // jsPDF's own text() (a document's first text in a font, rotated text) appends to the same array.
+    if (!recorded || recorded.size * 2 !== widths.length) {
+      recorded = new Set();
+      for (const w of widths) if (typeof w === 'number') recorded.add(w);
+      this.widthsRecorded.set(name, recorded);
+    }
+    const codeMap = meta.cmap.unicode.codeMap;
+    let hex = '';
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (!codeMap[code] && code >= 0x100) continue;
+      const glyph = meta.characterToGlyph(code);
+      meta.toUnicode[glyph] = code;
+      if (!recorded.has(glyph)) {
+        recorded.add(glyph);
+        widths.push(glyph, [Math.trunc(meta.widthOfGlyph(glyph))]);
+      }
+      if (glyph === 0) break;
+      hex += hex4(glyph);
+    }
+    return hex;
   }
 
   /** Writes one of our fonts as jsPDF's Identity-H writer does, with the program deflated beforehand. */
