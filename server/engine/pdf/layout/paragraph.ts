@@ -126,20 +126,25 @@ type Unit =
   | { t: 'tab'; face: Face; fmt: Fmt }
   | { t: 'br'; face: Face; fmt: Fmt };
 
-/** East Asian letters for Word's automatic spacing: ideographs, kana and hangul (not their punctuation). */
-const ASIAN_LETTER = /[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
-const ASIAN_ANY = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
-const LATIN_LETTER = /[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]/;
 /** Word's automatic space: a fifth of the font size (LibreOffice draws 1.6 pt at 8 pt, 2.2 pt at 11 pt). */
 const AUTO_SPACE_EM = 0.2;
+/** Any East Asian letter (a quick test before looking character by character). */
+const ASIAN_ANY = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 
-/** Which side of Word's automatic spacing a character is on: East Asian, Latin letter, digit, or neither. */
-type SpaceClass = 'asian' | 'latin' | 'digit' | null;
-function spaceClass(ch: string): SpaceClass {
-  const cp = ch.charCodeAt(0);
-  if (cp >= 0x30 && cp <= 0x39) return 'digit';
-  if (cp < 0x3000) return LATIN_LETTER.test(ch) ? 'latin' : null;
-  return ASIAN_LETTER.test(ch) ? 'asian' : null;
+/** Which side of Word's automatic spacing a character is on: East Asian letter, Latin letter, digit, or neither. */
+const enum SpaceClass { None, Asian, Latin, Digit }
+function spaceClass(cp: number): SpaceClass {
+  if (cp >= 0x30 && cp <= 0x39) return SpaceClass.Digit;
+  if (cp < 0x3000) {
+    // Latin (basic, Latin-1, extended A/B), Greek and Cyrillic letters.
+    if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return SpaceClass.Latin;
+    if (cp >= 0xc0 && cp <= 0x4ff && cp !== 0xd7 && cp !== 0xf7 && (cp <= 0x24f || cp >= 0x370)) return SpaceClass.Latin;
+    return SpaceClass.None;
+  }
+  // Ideographs (CJK and extension A, compatibility), hiragana and katakana letters (not their punctuation), hangul.
+  if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xac00 && cp <= 0xd7af)) return SpaceClass.Asian;
+  if ((cp >= 0x3041 && cp <= 0x3096) || (cp >= 0x309d && cp <= 0x309f) || (cp >= 0x30a1 && cp <= 0x30fa) || (cp >= 0x30fc && cp <= 0x30ff)) return SpaceClass.Asian;
+  return SpaceClass.None;
 }
 
 function isBreakingSpace(cp: number): boolean {
@@ -152,8 +157,8 @@ class UnitBuilder {
   private seg: TextSeg | null = null;
   /** The end of the text added so far: the break opportunity at the next fragment's start depends on it. */
   private before = '';
-  /** The class of the last character added, for Word's automatic spacing (null after a space or an object). */
-  private lastClass: SpaceClass = null;
+  /** The class of the last character added, for Word's automatic spacing (none after a space or an object). */
+  private lastClass = SpaceClass.None;
 
   constructor(
     private readonly fonts: DocumentFonts,
@@ -163,9 +168,9 @@ class UnitBuilder {
 
   /** Whether Word puts its automatic space between characters of these two classes. */
   private spaced(a: SpaceClass, b: SpaceClass): boolean {
-    if (a === null || b === null || a === b) return false;
-    const other = a === 'asian' ? b : b === 'asian' ? a : null;
-    return other === 'latin' ? this.autoSpace.latin : other === 'digit' ? this.autoSpace.digits : false;
+    if (a === SpaceClass.None || b === SpaceClass.None || a === b) return false;
+    const other = a === SpaceClass.Asian ? b : b === SpaceClass.Asian ? a : SpaceClass.None;
+    return other === SpaceClass.Latin ? this.autoSpace.latin : other === SpaceClass.Digit ? this.autoSpace.digits : false;
   }
 
   /**
@@ -173,33 +178,25 @@ class UnitBuilder {
    * letters or digits. The space starts the text after it, so a line broken there does not end with it.
    */
   text(text: string, face: Face, fmt: Fmt): void {
-    if (!this.autoSpace.latin && !this.autoSpace.digits) {
-      this.plainText(text, face, fmt);
+    if ((!this.autoSpace.latin && !this.autoSpace.digits) || text.length === 0) {
+      this.plainText(text, face, fmt, null);
       return;
     }
-    if (this.lastClass !== 'asian' && !ASIAN_ANY.test(text)) {
-      // No East Asian letter on either side of any character: only the first may touch one before it (none).
-      this.plainText(text, face, fmt);
-      this.lastClass = this.endClass(text);
+    if (this.lastClass !== SpaceClass.Asian && !ASIAN_ANY.test(text)) {
+      // No East Asian letter on either side of any character.
+      this.plainText(text, face, fmt, null);
+      this.lastClass = spaceClass(text.charCodeAt(text.length - 1));
       return;
     }
-    let from = 0;
+    const spaces: number[] = [];
     let prev = this.lastClass;
     for (let i = 0; i < text.length; i++) {
-      const cls = spaceClass(text[i]);
-      if (this.spaced(prev, cls)) {
-        if (i > from) this.plainText(text.slice(from, i), face, fmt);
-        from = i;
-        this.pendingSpace = fmt.drawSize * AUTO_SPACE_EM;
-      }
+      const cls = spaceClass(text.charCodeAt(i));
+      if (this.spaced(prev, cls)) spaces.push(i);
       prev = cls;
     }
-    this.plainText(from === 0 ? text : text.slice(from), face, fmt);
+    this.plainText(text, face, fmt, spaces.length > 0 ? spaces : null);
     this.lastClass = prev;
-  }
-
-  private endClass(text: string): SpaceClass {
-    return text.length > 0 ? spaceClass(text[text.length - 1]) : this.lastClass;
   }
 
   /** An automatic space waiting for the next character (so it goes to the word that character starts). */
@@ -239,7 +236,7 @@ class UnitBuilder {
 
   space(ch: string, face: Face, fmt: Fmt): void {
     this.pendingSpace = 0;
-    this.lastClass = null;
+    this.lastClass = SpaceClass.None;
     this.endWord();
     const last = this.units[this.units.length - 1];
     const w = face.width(ch, fmt.drawSize);
@@ -255,7 +252,7 @@ class UnitBuilder {
 
   control(t: 'tab' | 'br', face: Face, fmt: Fmt): void {
     this.pendingSpace = 0;
-    this.lastClass = null;
+    this.lastClass = SpaceClass.None;
     this.endWord();
     this.units.push({ t, face, fmt });
   }
@@ -264,7 +261,7 @@ class UnitBuilder {
   object(seg: Seg): void {
     this.endWord();
     this.before = '';
-    this.lastClass = null;
+    this.lastClass = SpaceClass.None;
     this.pendingSpace = 0;
     this.units.push({ t: 'word', segs: [seg], width: seg.width });
   }
@@ -276,18 +273,28 @@ class UnitBuilder {
   }
 
   /** Adds text drawn with one face and format, finding break opportunities. */
-  private plainText(text: string, face: Face, fmt: Fmt): void {
+  private plainText(text: string, face: Face, fmt: Fmt, autoSpaces: number[] | null): void {
     // Where a line may break inside words is text/line-break.ts's answer (UAX #14 + kinsoku); spaces, tabs and
     // line breaks are units of their own. Plain stretches are appended as slices.
     const breaks = breakOpportunities(text, this.before);
     this.before = (this.before + text.slice(-8)).slice(-8);
     let next = 0;
+    let nextSpace = 0;
     let from = 0;
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const cp = text.charCodeAt(i);
       const opportunity = next < breaks.length && breaks[next] === i;
       if (opportunity) next++;
+      if (autoSpaces && nextSpace < autoSpaces.length && autoSpaces[nextSpace] === i) {
+        // Word's automatic space before this character: it goes to the word this character is in.
+        nextSpace++;
+        if (i > from) this.chars(text.slice(from, i), face, fmt);
+        from = i;
+        if (opportunity) this.endWord();
+        this.pendingSpace = fmt.drawSize * AUTO_SPACE_EM;
+        continue;
+      }
       const special = cp === 0x09 || cp === 0x0a || isBreakingSpace(cp);
       if (!special && !opportunity) continue;
       if (i > from) this.chars(text.slice(from, i), face, fmt);
