@@ -6,19 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { buildDocx, p } from './build-docx.js';
-import { word, words, type Word } from '../engine/pdf/helpers.js';
-
-const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
-const corpusFile = (name: string): string => path.join(CORPUS, name);
-
-async function pdfWords(bytes: Uint8Array): Promise<Word[]> {
-  const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: ['⟦⟦', '⟧⟧'] });
-  assert.ok(compiled.ok);
-  return words((await renderPdf(compiled.template, {})).bytes);
-}
+import { word } from '../engine/pdf/helpers.js';
+import { corpusFile, pdfWords } from './static-words.js';
 
 test('corpus: aspose__Asian_typography has LibreOffice\'s gaps where ideographs meet Latin letters', { skip: !fs.existsSync(corpusFile('aspose__Asian_typography.docx')) && 'no corpus' }, async () => {
   const all = await pdfWords(new Uint8Array(fs.readFileSync(corpusFile('aspose__Asian_typography.docx'))));
