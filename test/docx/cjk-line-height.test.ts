@@ -9,20 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { buildDocx, p } from './build-docx.js';
-import { word, words, type Word } from '../engine/pdf/helpers.js';
-
-const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
-const corpusFile = (name: string): string => path.join(CORPUS, name);
-
-/** The file as a static document: its {{…}} tags are text (delimiters that occur nowhere, as the fidelity run). */
-async function pdfWords(bytes: Uint8Array): Promise<Word[]> {
-  const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: ['⟦⟦', '⟧⟧'] });
-  assert.ok(compiled.ok);
-  return words((await renderPdf(compiled.template, {})).bytes);
-}
+import { word } from '../engine/pdf/helpers.js';
+import { corpusFile, pdfWords } from './static-words.js';
 
 /** Twelve 12 pt paragraphs of ideographs and Latin in `eastAsia`: the pitch from "Line1" to "Line12", per line. */
 async function pitch(eastAsia: string): Promise<number> {

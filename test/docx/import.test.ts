@@ -480,7 +480,7 @@ test('a document without styles, numbering, theme or section properties gets Wor
   assert.deepEqual(model.sections[0].page, { width: 612, height: 792, margins: { top: 72, right: 72, bottom: 72, left: 72 }, headerDistance: 36, footerDistance: 36 });
   assert.deepEqual(model.defaults.run, { font: 'Times New Roman', size: 10 });
   const para = findParagraph(model, 'bare');
-  assert.deepEqual(para.style, { align: 'left', indentLeft: 0, indentRight: 0, indentFirstLine: 0, spaceBefore: 0, spaceAfter: 0, lineHeight: 1 });
+  assert.deepEqual(para.style, { align: 'left', indentLeft: 0, indentRight: 0, indentFirstLine: 0, spaceBefore: 0, spaceAfter: 0, lineHeight: 1, autoSpaceLatin: true, autoSpaceDigits: true });
 });
 
 test('empty paragraphs keep the size of their paragraph mark (their line height)', () => {

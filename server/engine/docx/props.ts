@@ -70,6 +70,9 @@ export interface PProps {
   contextualSpacing?: boolean;
   /** False: the paragraph's lines ignore the section's document grid. */
   snapToGrid?: boolean;
+  /** Word's automatic space between East Asian text and Latin letters (autoSpaceDE) / digits (autoSpaceDN). */
+  autoSpaceDE?: boolean;
+  autoSpaceDN?: boolean;
   numId?: string;
   ilvl?: number;
 }
@@ -336,6 +339,12 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       case 'w:snapToGrid':
         out.snapToGrid = flag(el);
+        break;
+      case 'w:autoSpaceDE':
+        out.autoSpaceDE = flag(el);
+        break;
+      case 'w:autoSpaceDN':
+        out.autoSpaceDN = flag(el);
         break;
       case 'w:tabs':
         out.tabs = readTabs(el);

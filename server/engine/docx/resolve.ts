@@ -78,6 +78,10 @@ export function toParagraphStyle(p: PProps, heading?: number, styleId?: string):
   if (p.beforeAuto || p.afterAuto) autoSpacing.set(style, { before: p.beforeAuto === true, after: p.afterAuto === true });
   if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
   if (p.snapToGrid === false) style.snapToGrid = false;
+  // On unless a style or the paragraph turns it off (ECMA-376 §17.3.1.2/3; Word's and LibreOffice's default).
+  // (written either way: the document defaults' paragraph style is merged under it).
+  style.autoSpaceLatin = p.autoSpaceDE !== false;
+  style.autoSpaceDigits = p.autoSpaceDN !== false;
   if (p.borders) {
     const b: NonNullable<ParagraphStyle['borders']> = {};
     if (p.borders.top) b.top = p.borders.top;

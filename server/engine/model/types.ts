@@ -65,6 +65,12 @@ export interface ParagraphStyle {
   lineAtLeast?: number;
   /** false: the lines ignore the section's document grid (PageSetup.linePitch). */
   snapToGrid?: boolean;
+  /**
+   * Word's automatic spacing (w:autoSpaceDE / w:autoSpaceDN): a fifth of an em between East Asian letters
+   * (ideographs, kana, hangul) and Latin letters / digits that touch them, as Word and LibreOffice draw it.
+   */
+  autoSpaceLatin?: boolean;
+  autoSpaceDigits?: boolean;
   /** Outline level of a heading (1 = top); used for bookmarks. */
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;

@@ -142,10 +142,11 @@ export class Emitter {
         if (!it.leader) return;
         const charW = it.face.width(it.leader, it.fmt.drawSize);
         if (!(charW > 0)) return;
-        const count = Math.floor((it.width - charW) / charW);
+        const count = Math.floor((it.width - charW / 2) / charW);
         if (count < 1) return;
-        // Leaders end just before the text the tab aligns.
-        this.out.push({ kind: 'text', x: x + it.width - (count + 0.5) * charW, y: baseline - it.fmt.rise, width: count * charW,
+        // Leaders start where the text before the tab ends and fill the gap with whole characters, leaving at
+        // least half of one before the text the tab aligns, as LibreOffice draws them ("Entry2..... 1").
+        this.out.push({ kind: 'text', x, y: baseline - it.fmt.rise, width: count * charW,
           text: it.leader.repeat(count), face: it.face, size: it.fmt.drawSize, color: it.fmt.color });
       }
     }
