@@ -149,6 +149,23 @@ export interface BatchRepo {
   remove(id: number): Promise<void>;
   /** A path on this machine holding the batch's rows file (the data folder's own; a shared store's copied there once). */
   rowsFile(record: Pick<BatchRecord, 'id' | 'rows_format'>): Promise<string>;
+  /**
+   * A shared database only (the data folder's one process runs every batch it holds): takes the batch for
+   * `instance`, or renews its hold, for `leaseMs` — true when this instance holds it now. Free, held by this
+   * instance, or its holder's lease ran out (the holder died): taken. Held by another live instance: false.
+   */
+  hold?(id: number, instance: string, leaseMs: number): Promise<boolean>;
+  /** A shared database only: lets go of a batch this instance holds (another may take it at once). */
+  letGo?(id: number, instance: string): Promise<void>;
+  /** A shared database only: the batch's rows counted from its documents (`batch_id`), the truth about progress. */
+  progress?(id: number): Promise<BatchProgress>;
+}
+
+/** A batch's documents by state: made, failed, and accepted but not yet rendered (pending or processing). */
+export interface BatchProgress {
+  done: number;
+  failed: number;
+  waiting: number;
 }
 
 /** Facts about the store itself. */

@@ -415,6 +415,41 @@ export function storeContract(backend: Backend): void {
       });
     });
 
+    describe('batches on a shared store', () => {
+      it('hold: one holder per batch; renewed by its holder; let go or taken over once the lease ran out; progress counted from the documents', async (t) => {
+        const { repos } = await fresh();
+        const batches = repos.batches!;
+        if (!batches.hold || !batches.letGo || !batches.progress) {
+          t.skip('this store is one process\'s: it runs every batch it holds (batch/service.ts)');
+          return;
+        }
+        fs.mkdirSync(batches.incomingDir, { recursive: true });
+        const rows = path.join(batches.incomingDir, 'rows');
+        fs.writeFileSync(rows, 'name\nA\nB\nC\nD\n');
+        const id = await batches.nextId();
+        await batches.create(batch(id, { total: 4 }), rows);
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true);
+        assert.equal(await batches.hold(id, 'b:2', 60_000), false, 'held by a live instance');
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true, 'renewed by its holder');
+        await batches.letGo(id, 'b:2');
+        assert.equal(await batches.hold(id, 'b:2', 60_000), false, 'only the holder lets go');
+        await batches.letGo(id, 'a:1');
+        assert.equal(await batches.hold(id, 'b:2', 1), true, 'free once let go');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true, 'taken over once the lease ran out');
+        assert.equal(await batches.hold(id + 100, 'a:1', 60_000), false, 'no such batch');
+
+        assert.deepEqual(await batches.progress(id), { done: 0, failed: 0, waiting: 0 });
+        const statuses = ['completed', 'completed', 'failed', 'pending'] as const;
+        for (const [i, status] of statuses.entries()) {
+          const docId = await repos.documents.nextId();
+          await repos.documents.insert(doc(docId, { status, batch_id: id, batch_row: i + 1 }));
+        }
+        await repos.documents.insert(doc(await repos.documents.nextId(), { status: 'completed', batch_id: id + 1, batch_row: 1 }));
+        assert.deepEqual(await batches.progress(id), { done: 2, failed: 1, waiting: 1 });
+      });
+    });
+
     describe('settings and meta', () => {
       it('settings start empty, merge patches; meta keeps one secret; all survive a restart', async () => {
         const store = await fresh();

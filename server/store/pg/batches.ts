@@ -83,6 +83,27 @@ export function pgBatches(pool: pg.Pool, files: FileStore, cacheDir: string): Ba
       await files.removeKey(rowsKey(rows[0].record));
       await fs.promises.rm(path.dirname(copyOf(rows[0].record)), { recursive: true, force: true });
     },
+    async hold(id, instance, leaseMs) {
+      const { rowCount } = await pool.query(
+        `UPDATE batches SET leased_by = $2, lease_until = now() + $3 * interval '1 millisecond'
+         WHERE id = $1 AND (lease_until IS NULL OR lease_until < now() OR leased_by = $2)`,
+        [id, instance, leaseMs],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async letGo(id, instance) {
+      await pool.query('UPDATE batches SET leased_by = NULL, lease_until = NULL WHERE id = $1 AND leased_by = $2', [id, instance]);
+    },
+    async progress(id) {
+      // documents_by_batch (schema 1) serves this: one index range per batch.
+      const { rows } = await pool.query<{ done: number; failed: number; waiting: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'completed') AS done, count(*) FILTER (WHERE status = 'failed') AS failed,
+                count(*) FILTER (WHERE status IN ('pending', 'processing')) AS waiting
+         FROM documents WHERE batch_id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
     rowsFile(record) {
       const key = rowsKey(record);
       let copy = copying.get(key);
