@@ -20,6 +20,7 @@ import path from 'node:path';
 import { SHARD_SIZE, type BatchRecord, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
 import type { BatchRepo } from '../store/repositories.js';
 import type { DocumentFiles } from '../store/document-files.js';
+import type { FileStore } from '../store/files/file-store.js';
 import type { Limits } from '../config.js';
 import type { Renderer } from '../services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../services/render-core.js';
@@ -39,6 +40,8 @@ export interface BatchServiceDeps {
   batches: BatchRepo;
   documents: DocumentRepository;
   files: DocumentFiles;
+  /** Where the rows' outputs are read from (the data folder's files as a FileStore on the desktop). */
+  outputs: FileStore;
   templates: TemplateService;
   renderer: Renderer;
   limits: Limits;
@@ -216,9 +219,22 @@ export class BatchService {
     return docs.sort((a, b) => (a.batch_row ?? 0) - (b.batch_row ?? 0));
   }
 
-  /** The output file of one of the batch's documents, if it is still there. */
-  async outputPath(doc: DocumentRecord): Promise<string | undefined> {
-    return (await this.deps.files.stat(doc.id, doc.output_type))?.path;
+  /**
+   * The output of one of the batch's documents, whole (one document at a time: the zip and the merged PDF take
+   * them one by one), read from the file storage as a stream; undefined when it is no longer there.
+   */
+  async output(doc: DocumentRecord): Promise<Buffer | undefined> {
+    const found = await this.deps.outputs.open(doc.id, doc.output_type);
+    if (!found) return undefined;
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of await found.stream()) chunks.push(chunk as Buffer);
+    } catch (err) {
+      // Removed between the look and the read (expired, deleted): left out, as a missing one.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    return Buffer.concat(chunks);
   }
 
   async failures(id: number): Promise<RowFailure[]> {

@@ -91,6 +91,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     batches: repos.batches!,
     documents: store.documents,
     files: store.files,
+    outputs: files,
     templates,
     renderer,
     limits: config.limits,

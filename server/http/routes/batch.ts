@@ -180,8 +180,8 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
       if (docs.some((d) => d.password)) throw new ServiceError('conflict', 'Password-protected PDFs cannot be merged.');
       const merger = new PdfMerger();
       for (const doc of docs) {
-        const found = await batches.outputPath(doc);
-        if (found) await merger.add(await fs.promises.readFile(found));
+        const bytes = await batches.output(doc);
+        if (bytes) await merger.add(bytes);
       }
       const bytes = await merger.save(`Batch ${id}`);
       res.attachment(`batch-${id}.pdf`);
@@ -195,10 +195,10 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     const zip = new ZipWriter(res);
     for (const doc of docs) {
       if (res.destroyed) return;
-      const found = await batches.outputPath(doc);
+      const bytes = await batches.output(doc);
       // Expired or deleted since the list was taken: left out.
-      if (!found) continue;
-      await zip.add(doc.output_filename ?? `${doc.id}.${doc.output_type}`, await fs.promises.readFile(found), new Date(doc.created_at));
+      if (!bytes) continue;
+      await zip.add(doc.output_filename ?? `${doc.id}.${doc.output_type}`, bytes, new Date(doc.created_at));
     }
     await zip.end();
   });
