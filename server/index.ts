@@ -106,10 +106,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let files: FileStore;
   try {
     if (config.database) {
-      repos = await openDatabase(config, logger.info);
       files = config.s3
         ? (await import('./store/files/s3.js')).s3FileStore(config.s3)
         : localFileStore(new DocumentFiles(new Layout(config.dataDir)));
+      repos = await openDatabase(config, logger.info, files);
     } else {
       store = await openStore(config.dataDir, { log: logger.info });
       repos = localRepositories(store);

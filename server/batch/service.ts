@@ -17,8 +17,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SHARD_SIZE, type BatchRecord, type BatchRepository, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
+import { SHARD_SIZE, type BatchRecord, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
+import type { BatchRepo } from '../store/repositories.js';
 import type { DocumentFiles } from '../store/document-files.js';
+import type { FileStore } from '../store/files/file-store.js';
 import type { Limits } from '../config.js';
 import type { Renderer } from '../services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../services/render-core.js';
@@ -35,9 +37,11 @@ import { OutputNames } from './naming.js';
 export const BATCHES_NOT_SERVED = 'Batches are not served by the team server yet (DOCLOOM_DATABASE_URL is set); see docs/team-server.md.';
 
 export interface BatchServiceDeps {
-  batches: BatchRepository;
+  batches: BatchRepo;
   documents: DocumentRepository;
   files: DocumentFiles;
+  /** Where the rows' outputs are read from (the data folder's files as a FileStore on the desktop). */
+  outputs: FileStore;
   templates: TemplateService;
   renderer: Renderer;
   limits: Limits;
@@ -77,19 +81,19 @@ export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
   /** Queues the batches a stop left unfinished (they go on where they stopped). */
-  resume(): number {
-    const left = this.deps.batches.unfinished();
+  async resume(): Promise<number> {
+    const left = await this.deps.batches.unfinished();
     for (const b of left) this.#enqueue(b.id);
     return left.length;
   }
 
-  get(id: number): BatchRecord {
-    const b = this.deps.batches.get(id);
+  async get(id: number): Promise<BatchRecord> {
+    const b = await this.deps.batches.get(id);
     if (!b) throw new ServiceError('not_found', 'Batch not found.');
     return b;
   }
 
-  list(offset: number, limit: number): { total: number; items: BatchRecord[] } {
+  list(offset: number, limit: number): Promise<{ total: number; items: BatchRecord[] }> {
     return this.deps.batches.list(offset, limit);
   }
 
@@ -125,7 +129,7 @@ export class BatchService {
       const scan = await scanRows(file!, { limits: this.rowsLimits, sheet: sheet || undefined }, upload.filename ?? 'data.json');
       const now = nowIso();
       const record: BatchRecord = {
-        id: this.deps.batches.nextId(),
+        id: await this.deps.batches.nextId(),
         status: 'queued',
         total: scan.total,
         done: 0,
@@ -183,7 +187,7 @@ export class BatchService {
 
   /** Cancels what is left; the documents made so far stay. */
   async cancel(id: number): Promise<BatchRecord> {
-    const b = this.get(id);
+    const b = await this.get(id);
     if (b.status === 'queued' || b.status === 'processing') {
       this.#stopping.add(id);
       const at = this.#queue.indexOf(id);
@@ -193,7 +197,7 @@ export class BatchService {
       this.#runs.get(id)?.abort.abort();
       await this.deps.batches.update(id, { status: 'cancelled', updated_at: nowIso() });
     }
-    return this.get(id);
+    return await this.get(id);
   }
 
   /** Cancels what is left, then deletes the batch's documents (records, then files) and the batch itself. */
@@ -215,13 +219,26 @@ export class BatchService {
     return docs.sort((a, b) => (a.batch_row ?? 0) - (b.batch_row ?? 0));
   }
 
-  /** The output file of one of the batch's documents, if it is still there. */
-  async outputPath(doc: DocumentRecord): Promise<string | undefined> {
-    return (await this.deps.files.stat(doc.id, doc.output_type))?.path;
+  /**
+   * The output of one of the batch's documents, whole (one document at a time: the zip and the merged PDF take
+   * them one by one), read from the file storage as a stream; undefined when it is no longer there.
+   */
+  async output(doc: DocumentRecord): Promise<Buffer | undefined> {
+    const found = await this.deps.outputs.open(doc.id, doc.output_type);
+    if (!found) return undefined;
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of await found.stream()) chunks.push(chunk as Buffer);
+    } catch (err) {
+      // Removed between the look and the read (expired, deleted): left out, as a missing one.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    return Buffer.concat(chunks);
   }
 
-  failures(id: number): RowFailure[] {
-    this.get(id);
+  async failures(id: number): Promise<RowFailure[]> {
+    await this.get(id);
     return this.documentsOf(id)
       .filter((d) => d.status === 'failed' && d.error)
       .map((d) => ({ row: d.batch_row ?? 0, field: d.error!.field ?? null, code: d.error!.code, message: d.error!.message, document_id: d.id }));
@@ -297,7 +314,7 @@ export class BatchService {
   async #loop(): Promise<void> {
     while (!this.#closed && this.#queue.length > 0) {
       const id = this.#queue.shift()!;
-      const b = this.deps.batches.get(id);
+      const b = await this.deps.batches.get(id);
       if (!b || this.#stopping.has(id)) continue;
       const abort = new AbortController();
       const run = this.#run(b, abort.signal);
@@ -307,7 +324,7 @@ export class BatchService {
       } catch (err) {
         this.deps.log(`batch ${id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         const full = isNoSpace(err);
-        if (!this.#closed && this.deps.batches.get(id)) {
+        if (!this.#closed && (await this.deps.batches.get(id).catch(() => undefined))) {
           await this.deps.batches
             .update(id, {
               status: 'failed',
@@ -355,15 +372,17 @@ export class BatchService {
     const running = new Set<Promise<void>>();
     const one = async (row: number, data: Record<string, unknown>, name: string): Promise<void> => {
       const outcome = await this.deps.renderer.render(this.#job(b, template, templatePath, data, name), 'batch', undefined, signal);
-      if (this.#stopping.has(b.id) || !this.deps.batches.get(b.id)) return;
+      if (this.#stopping.has(b.id) || !(await this.deps.batches.get(b.id))) return;
       if (!outcome.ok && outcome.code === 'interrupted') return; // the service is stopping: rendered again after the restart
       const ok = await this.#record(b, row, name, outcome);
-      const current = this.deps.batches.get(b.id);
-      if (!current) return;
-      // Written within a second (coalesced): after a restart the counters are counted again from the documents.
-      void this.deps.batches.update(b.id, ok ? { done: current.done + 1, updated_at: nowIso() } : { failed: current.failed + 1, updated_at: nowIso() }, false);
+      if (this.#stopping.has(b.id)) return;
+      // Counted here, not read back from the record: rows finish concurrently. Written within a second (coalesced):
+      // after a restart the counters are counted again from the documents.
+      if (ok) done++;
+      else failed++;
+      void this.deps.batches.update(b.id, ok ? { done, updated_at: nowIso() } : { failed, updated_at: nowIso() }, false).catch(() => undefined);
     };
-    for await (const row of readRows(this.deps.batches.rowsFile(b), { limits: this.rowsLimits, sheet: b.sheet ?? undefined, format: b.rows_format as 'csv' }, b.rows_filename)) {
+    for await (const row of readRows(await this.deps.batches.rowsFile(b), { limits: this.rowsLimits, sheet: b.sheet ?? undefined, format: b.rows_format as 'csv' }, b.rows_filename)) {
       // Names are claimed in row order for every row, done or not, so a restart gives each row the same name.
       const name = names.unique(row.row, row.data);
       if (doneRows.has(row.row)) continue;
@@ -379,9 +398,9 @@ export class BatchService {
     if (fatal) throw fatal;
     // Every row's record on disk before the batch says it is finished.
     await this.#save();
-    const current = this.deps.batches.get(b.id);
+    const current = await this.deps.batches.get(b.id);
     if (this.#closed || !current || this.#stopping.has(b.id)) return;
-    await this.deps.batches.update(b.id, { status: current.failed > 0 ? 'completed_with_errors' : 'completed', updated_at: nowIso() });
+    await this.deps.batches.update(b.id, { status: failed > 0 ? 'completed_with_errors' : 'completed', done, failed, updated_at: nowIso() });
   }
 
   #job(b: BatchRecord, template: TemplateRecord, templatePath: string, data: Record<string, unknown>, name: string): RenderJob {

@@ -88,9 +88,10 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const interrupted = shared ? 0 : await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
   const batches = store && new BatchService({
-    batches: store.batches,
+    batches: repos.batches!,
     documents: store.documents,
     files: store.files,
+    outputs: files,
     templates,
     renderer,
     limits: config.limits,
@@ -100,7 +101,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
   });
-  const resumed = batches ? batches.resume() : 0;
+  const resumed = batches ? await batches.resume() : 0;
   if (resumed > 0) logger.info(`batches: ${resumed} batch(es) left unfinished by the last run go on`);
   let closing = false;
   const sweeper = startSweeper(

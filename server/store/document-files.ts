@@ -127,6 +127,46 @@ export class DocumentFiles {
   }
 
   /**
+   * A file kept under a key of the store's own (`batches/<id>/rows.csv`): the same path in the data folder as an
+   * object's key in a bucket. Keys are relative, `/`-separated and never climb out of the data folder.
+   */
+  keyPath(key: string): string {
+    const parts = key.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..')) throw new Error(`not a file key: ${key}`);
+    return path.join(this.#layout.dataDir, ...parts);
+  }
+
+  /** Copies `source` under `key` durably (temp file in tmp/, fdatasync, rename, folder fsync). */
+  async putKey(key: string, source: string): Promise<void> {
+    const file = this.keyPath(key);
+    await fs.promises.mkdir(this.#layout.tmp, { recursive: true });
+    const made = await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    if (made !== undefined) await syncDir(path.dirname(made));
+    const tmp = tempName(file, this.#layout.tmp);
+    try {
+      await fs.promises.copyFile(source, tmp);
+      const handle = await fs.promises.open(tmp, 'r+');
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rename(tmp, file);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+    await syncDir(path.dirname(file));
+  }
+
+  /** Removes the file under `key` and the folder holding it when that is left empty. */
+  async removeKey(key: string): Promise<void> {
+    const file = this.keyPath(key);
+    await fs.promises.rm(file, { force: true });
+    await fs.promises.rmdir(path.dirname(file)).catch(() => undefined);
+  }
+
+  /**
    * Removes every file of a document (output and editable copy). Not fsynced: it runs after the record change that
    * makes the files orphans, and an orphan that comes back after a crash is removed at the next start.
    */

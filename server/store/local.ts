@@ -5,12 +5,13 @@
  */
 import fs from 'node:fs';
 import { openStore, type Store } from './index.js';
-import type { DocumentRepo, IdempotencyRepo, MetaRepo, Repositories, SettingsRepo, TemplateRepo, TokenRepo } from './repositories.js';
+import type { BatchRepo, DocumentRepo, IdempotencyRepo, MetaRepo, Repositories, SettingsRepo, TemplateRepo, TokenRepo } from './repositories.js';
 import type { TokenRepository } from './tokens.js';
 import type { TemplateRepository } from './templates.js';
 import type { DocumentRepository } from './documents.js';
 import type { IdempotencyLog } from './idempotency.js';
 import type { SettingsRepository } from './settings.js';
+import type { BatchRepository } from './batches.js';
 
 /** Runs `read` now and answers its value (or its exception) as a promise, as an async backend would. */
 function settle<T>(read: () => T): Promise<T> {
@@ -76,6 +77,22 @@ export function localSettings(repo: SettingsRepository): SettingsRepo {
   };
 }
 
+export function localBatches(repo: BatchRepository): BatchRepo {
+  return {
+    get incomingDir() {
+      return repo.incomingDir;
+    },
+    get: (id) => settle(() => repo.get(id)),
+    nextId: () => settle(() => repo.nextId()),
+    list: (offset, limit) => settle(() => repo.list(offset, limit)),
+    unfinished: () => settle(() => repo.unfinished()),
+    create: (record, rowsFile) => repo.create(record, rowsFile),
+    update: (id, patch, persist) => repo.update(id, patch, persist),
+    remove: (id) => repo.remove(id),
+    rowsFile: (record) => settle(() => repo.rowsFile(record)),
+  };
+}
+
 function localMeta(store: Store): MetaRepo {
   return {
     schemaVersion: store.meta.schema_version,
@@ -96,6 +113,7 @@ export function localRepositories(store: Store): Repositories {
     documents: localDocuments(store.documents),
     idempotency: localIdempotency(store.idempotency),
     settings: localSettings(store.settings),
+    batches: localBatches(store.batches),
     ping: () => fs.promises.access(store.dataDir, fs.constants.R_OK | fs.constants.W_OK),
     close: () => store.close(),
   };

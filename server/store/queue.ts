@@ -7,8 +7,12 @@
 import type { DocumentRecord } from './records.js';
 import type { DocumentPatch } from './repositories.js';
 
-/** Interactive work (a synchronous create) before batch work (async=1), as in the render pool. */
-export const QUEUE_PRIORITY = { interactive: 0, batch: 1 } as const;
+/**
+ * Interactive work (a synchronous create) before batch work (async=1), as in the render pool; a batch's rows after
+ * both (`batchRow`, docs/team-server.md, "Batches on the team server"), so previews and single documents keep
+ * going first on every instance while a batch runs.
+ */
+export const QUEUE_PRIORITY = { interactive: 0, batch: 1, batchRow: 2 } as const;
 
 /** A job claimed this many times without finishing (its render takes the instance down each time) fails. */
 export const MAX_ATTEMPTS = 3;

@@ -17,6 +17,7 @@ import type { DocumentFilter, FileChecks } from './documents.js';
 import type { TemplateListQuery } from './templates.js';
 import type { StoredSettings } from './settings.js';
 import type { JobQueue, QueueOptions } from './queue.js';
+import type { BatchRecord } from './batches.js';
 
 export type { DocumentFilter, FileChecks, TemplateListQuery, StoredSettings };
 
@@ -121,6 +122,52 @@ export interface SettingsRepo {
   update(patch: StoredSettings): Promise<Readonly<StoredSettings>>;
 }
 
+export type BatchPatch = Partial<Omit<BatchRecord, 'id'>>;
+
+/**
+ * Batch records (POST /api/batch) and their rows files. The rows file is taken over by `create` and read back
+ * through `rowsFile`, a path on this machine (the rows readers need a file: XLSX is a zip read from its end).
+ */
+export interface BatchRepo {
+  /** A folder on this machine where uploads are received before `create` takes them over. */
+  readonly incomingDir: string;
+  get(id: number): Promise<BatchRecord | undefined>;
+  /** The next id (never reused, even after deletes). */
+  nextId(): Promise<number>;
+  /** Newest first, with the total. */
+  list(offset: number, limit: number): Promise<Page<BatchRecord>>;
+  /** Batches left queued or processing, oldest first. */
+  unfinished(): Promise<BatchRecord[]>;
+  /** Stores the rows file (taking over `rowsFile`, a file in incomingDir), then the record: a record always has its rows. */
+  create(record: BatchRecord, rowsFile: string): Promise<void>;
+  /**
+   * Changes a record. `persist` false (progress counters, which a restart counts again from the documents) lets the
+   * local backend write it within a second with whatever else changed; a shared database always writes it.
+   */
+  update(id: number, patch: BatchPatch, persist?: boolean): Promise<void>;
+  /** The record, then its rows file; absent ones are no error. */
+  remove(id: number): Promise<void>;
+  /** A path on this machine holding the batch's rows file (the data folder's own; a shared store's copied there once). */
+  rowsFile(record: Pick<BatchRecord, 'id' | 'rows_format'>): Promise<string>;
+  /**
+   * A shared database only (the data folder's one process runs every batch it holds): takes the batch for
+   * `instance`, or renews its hold, for `leaseMs` — true when this instance holds it now. Free, held by this
+   * instance, or its holder's lease ran out (the holder died): taken. Held by another live instance: false.
+   */
+  hold?(id: number, instance: string, leaseMs: number): Promise<boolean>;
+  /** A shared database only: lets go of a batch this instance holds (another may take it at once). */
+  letGo?(id: number, instance: string): Promise<void>;
+  /** A shared database only: the batch's rows counted from its documents (`batch_id`), the truth about progress. */
+  progress?(id: number): Promise<BatchProgress>;
+}
+
+/** A batch's documents by state: made, failed, and accepted but not yet rendered (pending or processing). */
+export interface BatchProgress {
+  done: number;
+  failed: number;
+  waiting: number;
+}
+
 /** Facts about the store itself. */
 export interface MetaRepo {
   /** The schema version the store is at (the data folder's meta.json, or the database's last migration). */
@@ -140,6 +187,8 @@ export interface Repositories {
   readonly documents: DocumentRepo;
   readonly idempotency: IdempotencyRepo;
   readonly settings: SettingsRepo;
+  /** Absent on a shared database opened without a file storage for the rows files (`docloom migrate`'s). */
+  readonly batches?: BatchRepo;
   /**
    * A shared database's durable render queue (store/queue.ts); absent on the data folder, whose one process renders
    * what it accepts.

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Repositories } from '../../server/store/repositories.js';
 import type { DocumentRecord, TemplateRecord, TokenRecord } from '../../server/store/records.js';
+import type { BatchRecord } from '../../server/store/batches.js';
+import path from 'node:path';
 import { IDEMPOTENCY_TTL_MS } from '../../server/store/idempotency.js';
 import fs from 'node:fs';
 
@@ -74,6 +76,31 @@ function doc(id: number, extra: Partial<DocumentRecord> = {}): DocumentRecord {
     pages: null,
     size: null,
     has_editable: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+function batch(id: number, extra: Partial<BatchRecord> = {}): BatchRecord {
+  return {
+    id,
+    status: 'queued',
+    total: 3,
+    done: 0,
+    failed: 0,
+    template_id: 1,
+    template_uuid: 'tpl-1',
+    rows_filename: 'rows.csv',
+    rows_format: 'csv',
+    sheet: null,
+    output_type: 'pdf',
+    output_filename: '{{name}}',
+    test: 0,
+    password: null,
+    expiration: 60,
+    locale: null,
+    error: null,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     ...extra,
@@ -313,6 +340,113 @@ export function storeContract(backend: Backend): void {
           if (!taken) await new Promise((r) => setTimeout(r, 100));
         }
         await taken.release();
+      });
+    });
+
+    describe('batches', () => {
+      let repos: Repositories;
+      before(async () => ({ repos } = await fresh()));
+      /** An upload received in incomingDir, as the batch routes receive one. */
+      const upload = (text: string): string => {
+        fs.mkdirSync(repos.batches!.incomingDir, { recursive: true });
+        const file = path.join(repos.batches!.incomingDir, `upload-${Math.random().toString(36).slice(2)}`);
+        fs.writeFileSync(file, text);
+        return file;
+      };
+
+      it('creates with its rows file (the upload taken over), hands out ascending ids, gets, updates', async () => {
+        const batches = repos.batches!;
+        const a = await batches.nextId();
+        const rows = upload('name\nAda\nGrace\nÜlla\n');
+        await batches.create(batch(a), rows);
+        assert.equal(fs.existsSync(rows), false, 'the upload is the store\'s now');
+        assert.deepEqual(await batches.get(a), batch(a));
+        assert.equal(fs.readFileSync(await batches.rowsFile(batch(a)), 'utf8'), 'name\nAda\nGrace\nÜlla\n');
+        const b = await batches.nextId();
+        assert.ok(Number.isInteger(a) && b > a);
+        await batches.update(a, { status: 'processing', done: 1, updated_at: '2026-01-02T00:00:00.000Z' });
+        await batches.update(a, { failed: 1 }, false);
+        assert.deepEqual(await batches.get(a), batch(a, { status: 'processing', done: 1, failed: 1, updated_at: '2026-01-02T00:00:00.000Z' }));
+        assert.equal(await batches.get(b + 100), undefined);
+        await batches.update(b + 100, { status: 'failed' });
+      });
+
+      it('lists newest first with the total and pages; finds the unfinished oldest first', async () => {
+        const batches = repos.batches!;
+        const ids: number[] = [];
+        for (const status of ['completed', 'queued', 'cancelled', 'processing'] as const) {
+          const id = await batches.nextId();
+          await batches.create(batch(id, { status, rows_format: 'json', rows_filename: 'data.json' }), upload(`[{"n": ${id}}]`));
+          ids.push(id);
+        }
+        const all = await batches.list(0, 100);
+        assert.deepEqual(
+          all.items.map((b) => b.id),
+          [...all.items.map((b) => b.id)].sort((x, y) => y - x),
+        );
+        assert.deepEqual(all.items.slice(0, 4).map((b) => b.id), [...ids].reverse());
+        assert.equal(all.total, all.items.length);
+        const page = await batches.list(1, 2);
+        assert.equal(page.total, all.total);
+        assert.deepEqual(page.items.map((b) => b.id), [ids[2], ids[1]]);
+        const unfinished = (await batches.unfinished()).map((b) => b.id);
+        assert.deepEqual(unfinished.filter((id) => ids.includes(id)), [ids[1], ids[3]]);
+        assert.equal(fs.readFileSync(await batches.rowsFile({ id: ids[3], rows_format: 'json' }), 'utf8'), `[{"n": ${ids[3]}}]`);
+      });
+
+      it('removes the record and its rows file, and never reuses an id; records and rows survive a restart', async () => {
+        const store = await fresh();
+        let batches = store.repos.batches!;
+        repos = store.repos;
+        const kept = await batches.nextId();
+        await batches.create(batch(kept, { status: 'processing', done: 2 }), upload('name\nkept\n'));
+        const gone = await batches.nextId();
+        await batches.create(batch(gone), upload('name\ngone\n'));
+        await batches.remove(gone);
+        await batches.remove(gone);
+        assert.equal(await batches.get(gone), undefined);
+        await assert.rejects(async () => fs.promises.readFile(await batches.rowsFile(batch(gone))));
+        assert.deepEqual((await batches.list(0, 10)).items.map((b) => b.id), [kept]);
+
+        batches = (await store.restart()).batches!;
+        assert.deepEqual(await batches.get(kept), batch(kept, { status: 'processing', done: 2 }));
+        assert.equal(fs.readFileSync(await batches.rowsFile(batch(kept)), 'utf8'), 'name\nkept\n');
+        assert.ok((await batches.nextId()) > gone, 'the removed highest id is not handed out again');
+      });
+    });
+
+    describe('batches on a shared store', () => {
+      it('hold: one holder per batch; renewed by its holder; let go or taken over once the lease ran out; progress counted from the documents', async (t) => {
+        const { repos } = await fresh();
+        const batches = repos.batches!;
+        if (!batches.hold || !batches.letGo || !batches.progress) {
+          t.skip('this store is one process\'s: it runs every batch it holds (batch/service.ts)');
+          return;
+        }
+        fs.mkdirSync(batches.incomingDir, { recursive: true });
+        const rows = path.join(batches.incomingDir, 'rows');
+        fs.writeFileSync(rows, 'name\nA\nB\nC\nD\n');
+        const id = await batches.nextId();
+        await batches.create(batch(id, { total: 4 }), rows);
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true);
+        assert.equal(await batches.hold(id, 'b:2', 60_000), false, 'held by a live instance');
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true, 'renewed by its holder');
+        await batches.letGo(id, 'b:2');
+        assert.equal(await batches.hold(id, 'b:2', 60_000), false, 'only the holder lets go');
+        await batches.letGo(id, 'a:1');
+        assert.equal(await batches.hold(id, 'b:2', 1), true, 'free once let go');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await batches.hold(id, 'a:1', 60_000), true, 'taken over once the lease ran out');
+        assert.equal(await batches.hold(id + 100, 'a:1', 60_000), false, 'no such batch');
+
+        assert.deepEqual(await batches.progress(id), { done: 0, failed: 0, waiting: 0 });
+        const statuses = ['completed', 'completed', 'failed', 'pending'] as const;
+        for (const [i, status] of statuses.entries()) {
+          const docId = await repos.documents.nextId();
+          await repos.documents.insert(doc(docId, { status, batch_id: id, batch_row: i + 1 }));
+        }
+        await repos.documents.insert(doc(await repos.documents.nextId(), { status: 'completed', batch_id: id + 1, batch_row: 1 }));
+        assert.deepEqual(await batches.progress(id), { done: 2, failed: 1, waiting: 1 });
       });
     });
 

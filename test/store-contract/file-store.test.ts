@@ -72,8 +72,29 @@ for (const [name, make] of backends) {
       assert.equal(await store.open(1001, 'docx', 'editable'), undefined);
       await store.remove(1001, 'pdf');
     });
+
+    it('keeps a file of its own under a key (a batch\'s rows file), streamed in and out; removes it', async () => {
+      const source = path.join(temp, `rows-${crypto.randomBytes(4).toString('hex')}.csv`);
+      const rows = Buffer.concat([Buffer.from('name,amount\n'), crypto.randomBytes(2 * 1024 * 1024 + 5)]);
+      fs.writeFileSync(source, rows);
+      assert.equal(await store.openKey('batches/31/rows.csv'), undefined);
+      await store.putKey('batches/31/rows.csv', source);
+      assert.ok(fs.existsSync(source), 'the source is copied, not taken');
+      const found = await store.openKey('batches/31/rows.csv');
+      assert.equal(found?.size, rows.length);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await found!.stream()) chunks.push(chunk as Buffer);
+      assert.deepEqual(Buffer.concat(chunks), rows);
+      await store.removeKey('batches/31/rows.csv');
+      assert.equal(await store.openKey('batches/31/rows.csv'), undefined);
+      await store.removeKey('batches/31/rows.csv');
+    });
   });
 }
+
+it('a key never climbs out of the data folder', async () => {
+  await assert.rejects(() => localStore().putKey('batches/../../etc/rows.csv', new URL(import.meta.url).pathname), /not a file key/);
+});
 
 describe('S3: the cloud copy and failures', () => {
   it('cloud_id names the object; cloud_url fetches the same bytes until the document expires; gone once removed', async () => {

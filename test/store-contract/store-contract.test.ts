@@ -9,6 +9,9 @@ import path from 'node:path';
 import { openLocalRepositories } from '../../server/store/local.js';
 import { openPgRepositories } from '../../server/store/pg/index.js';
 import { startPgCluster } from '../helpers/pg-cluster.js';
+import { localFileStore } from '../../server/store/files/local.js';
+import { DocumentFiles } from '../../server/store/document-files.js';
+import { Layout } from '../../server/store/layout.js';
 import { storeContract, type Backend } from './contract.js';
 
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-contract-'));
@@ -34,7 +37,9 @@ const postgres: Backend =
         async fresh() {
           const url = await cluster.createDatabase();
           const cacheDir = path.join(temp, `pg-cache-${++n}`);
-          return { open: () => openPgRepositories(url, { cacheDir }) };
+          // Batches' rows files on disk here; test/store-contract/file-store.test.ts runs the same keys against S3.
+          const files = localFileStore(new DocumentFiles(new Layout(path.join(temp, `pg-files-${n}`))));
+          return { open: () => openPgRepositories(url, { cacheDir, files }) };
         },
         stop: () => cluster.stop(),
       };

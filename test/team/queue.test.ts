@@ -15,7 +15,7 @@ import { loadConfig } from '../../server/config.js';
 import { createServices, type Services } from '../../server/services/index.js';
 import { openPgRepositories, type PgRepositories } from '../../server/store/pg/index.js';
 import { s3FileStore } from '../../server/store/files/s3.js';
-import type { JobQueue } from '../../server/store/queue.js';
+import { QUEUE_PRIORITY, type JobQueue } from '../../server/store/queue.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { S3_KEY_ID, S3_SECRET, startS3Server } from '../helpers/s3-server.js';
 import { startTestServer } from '../helpers/server.js';
@@ -76,20 +76,23 @@ describe('the render queue: leases', { skip }, () => {
     }
   });
 
-  it('interactive jobs are claimed before batch jobs; deleting a document deletes its job', async () => {
+  it('interactive jobs are claimed before async ones, and those before batch rows; deleting a document deletes its job', async () => {
     const url = await (cluster as PgCluster).createDatabase();
     const repos = await openPgRepositories(url, { cacheDir });
     const q = await repos.openQueue!({ instance: 'a', leaseMs: 5_000, log: () => undefined });
     try {
+      // A batch row enqueued first still waits for the others (QUEUE_PRIORITY.batchRow).
+      const rowId = await repos.documents.nextId();
+      await q.enqueue(documentRecord(rowId, { status: 'pending', batch_id: 1, batch_row: 1 }), {}, QUEUE_PRIORITY.batchRow);
       const batchId = await repos.documents.nextId();
-      await q.enqueue(documentRecord(batchId, { status: 'pending' }), {}, 1);
+      await q.enqueue(documentRecord(batchId, { status: 'pending' }), {}, QUEUE_PRIORITY.batch);
       const syncId = await repos.documents.nextId();
       await q.enqueue(documentRecord(syncId, { status: 'pending' }), {}, 0);
       const goneId = await repos.documents.nextId();
       await q.enqueue(documentRecord(goneId, { status: 'pending' }), {}, 0);
       await repos.documents.remove(goneId);
-      const claimed = [(await q.claim())!, (await q.claim())!];
-      assert.deepEqual(claimed.map((c) => c.record.id), [syncId, batchId]);
+      const claimed = [(await q.claim())!, (await q.claim())!, (await q.claim())!];
+      assert.deepEqual(claimed.map((c) => c.record.id), [syncId, batchId, rowId]);
       assert.equal(await q.claim(), undefined);
       await repos.documents.remove(batchId);
       assert.equal(await claimed[1].lease.finish({ status: 'completed' }), 'deleted');

@@ -136,25 +136,25 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     }
   });
 
-  r.get('/batch', (req, res) => {
+  r.get('/batch', async (req, res) => {
     const page = pageRequest(req.query as Record<string, unknown>);
     const carried: Array<[string, string]> = [];
     const perPage = queryString(req, 'per_page');
     if (perPage !== undefined) carried.push(['per_page', perPage]);
-    const { total, items } = batches.list(page.offset, page.perPage);
+    const { total, items } = await batches.list(page.offset, page.perPage);
     res.json({ success: true, batches: pageObject(items.map((b) => batchJson(b, s.baseUrl())), total, page, `${s.baseUrl()}/api/batch`, carried) });
   });
 
   // `/batch/row` is a path of its own (POST only): another method there gets the 405 of app.ts, not "Batch not found."
   const notRow: RequestHandler = (req, _res, next) => next(req.params.id === 'row' ? 'route' : undefined);
 
-  r.get('/batch/:id', notRow, (req, res) => {
-    res.json({ success: true, batch: batchJson(batches.get(batchId(req)), s.baseUrl()) });
+  r.get('/batch/:id', notRow, async (req, res) => {
+    res.json({ success: true, batch: batchJson(await batches.get(batchId(req)), s.baseUrl()) });
   });
 
-  r.get('/batch/:id/errors', (req, res) => {
+  r.get('/batch/:id/errors', async (req, res) => {
     const id = batchId(req);
-    const failures = batches.failures(id);
+    const failures = await batches.failures(id);
     if (queryString(req, 'format') === 'csv') {
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.attachment(`batch-${id}-errors.csv`);
@@ -173,15 +173,15 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
 
   r.get('/batch/:id/download', async (req, res) => {
     const id = batchId(req);
-    batches.get(id);
+    await batches.get(id);
     const docs = batches.documentsOf(id).filter((d) => d.status === 'completed' && d.expired === 0);
     if (queryString(req, 'merge') === '1') {
       if (docs.some((d) => d.output_type !== 'pdf')) throw new ServiceError('conflict', 'Only PDF outputs can be merged into one PDF.');
       if (docs.some((d) => d.password)) throw new ServiceError('conflict', 'Password-protected PDFs cannot be merged.');
       const merger = new PdfMerger();
       for (const doc of docs) {
-        const found = await batches.outputPath(doc);
-        if (found) await merger.add(await fs.promises.readFile(found));
+        const bytes = await batches.output(doc);
+        if (bytes) await merger.add(bytes);
       }
       const bytes = await merger.save(`Batch ${id}`);
       res.attachment(`batch-${id}.pdf`);
@@ -195,10 +195,10 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
     const zip = new ZipWriter(res);
     for (const doc of docs) {
       if (res.destroyed) return;
-      const found = await batches.outputPath(doc);
+      const bytes = await batches.output(doc);
       // Expired or deleted since the list was taken: left out.
-      if (!found) continue;
-      await zip.add(doc.output_filename ?? `${doc.id}.${doc.output_type}`, await fs.promises.readFile(found), new Date(doc.created_at));
+      if (!bytes) continue;
+      await zip.add(doc.output_filename ?? `${doc.id}.${doc.output_type}`, bytes, new Date(doc.created_at));
     }
     await zip.end();
   });

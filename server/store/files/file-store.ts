@@ -35,6 +35,15 @@ export interface FileStore {
   remove(id: number, ext: string): Promise<void>;
   /** The cloud fields for a document expiring at `expiresAt` (ISO); null when files are not in object storage. */
   cloud(id: number, ext: string, expiresAt: string): Promise<CloudCopy | null>;
+  /**
+   * Keeps a file of the store's own under `key` (a batch's rows file, `batches/<id>/rows.csv`: the object's key in a
+   * bucket, the path in the data folder), streamed from a file on this machine; resolves once it is durable.
+   */
+  putKey(key: string, sourceFile: string): Promise<void>;
+  /** Reads the file under `key`; undefined when there is none. */
+  openKey(key: string): Promise<StoredFile | undefined>;
+  /** Removes the file under `key`; an absent one is no error. */
+  removeKey(key: string): Promise<void>;
   /** Resolves when the storage answers (GET /api/health): the data folder is writable, the bucket can be reached. */
   ping(): Promise<void>;
 }

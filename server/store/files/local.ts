@@ -12,6 +12,19 @@ export function localFileStore(files: DocumentFiles): FileStore {
       return found && { size: found.size, stream: async () => fs.createReadStream(found.path) };
     },
     remove: (id, ext) => files.remove(id, ext),
+    putKey: (key, source) => files.putKey(key, source),
+    async openKey(key) {
+      const file = files.keyPath(key);
+      const size = await fs.promises.stat(file).then(
+        (st) => st.size,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return undefined;
+          throw err;
+        },
+      );
+      return size === undefined ? undefined : { size, stream: async () => fs.createReadStream(file) };
+    },
+    removeKey: (key) => files.removeKey(key),
     cloud: async () => null,
     ping: () => files.ping(),
   };

@@ -6,6 +6,7 @@
  * the bucket, never the credentials.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -57,6 +58,22 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
   const fail = (action: string) => (err: unknown) => {
     throw storageError(err, Bucket, action);
   };
+  /** HEAD then a streamed GET; undefined when there is no such object (a missing bucket is an error). */
+  const openKey = async (Key: string) => {
+    let size: number;
+    try {
+      size = (await client.send(new HeadObjectCommand({ Bucket, Key }))).ContentLength ?? 0;
+    } catch (err) {
+      if (!isNotFound(err)) throw storageError(err, Bucket, `reading ${Key}`);
+      // A HEAD's 404 has no body to tell a missing object from a missing bucket: ask about the bucket.
+      await client.send(new HeadBucketCommand({ Bucket })).catch(fail(`reading ${Key}`));
+      return undefined;
+    }
+    return {
+      size,
+      stream: async () => (await client.send(new GetObjectCommand({ Bucket, Key })).catch(fail(`reading ${Key}`))).Body as Readable,
+    };
+  };
   return {
     kind: 's3',
     async place(id, ext, bytes, variant) {
@@ -67,21 +84,18 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
         .catch(fail(`storing ${Key}`));
       return { sha256, durable: Promise.resolve() };
     },
-    async open(id, ext, variant) {
-      const Key = objectKey(id, ext, variant);
-      let size: number;
-      try {
-        size = (await client.send(new HeadObjectCommand({ Bucket, Key }))).ContentLength ?? 0;
-      } catch (err) {
-        if (!isNotFound(err)) throw storageError(err, Bucket, `reading ${Key}`);
-        // A HEAD's 404 has no body to tell a missing object from a missing bucket: ask about the bucket.
-        await client.send(new HeadBucketCommand({ Bucket })).catch(fail(`reading ${Key}`));
-        return undefined;
-      }
-      return {
-        size,
-        stream: async () => (await client.send(new GetObjectCommand({ Bucket, Key })).catch(fail(`reading ${Key}`))).Body as Readable,
-      };
+    open: (id, ext, variant) => openKey(objectKey(id, ext, variant)),
+    async putKey(Key, sourceFile) {
+      // One streamed PUT with its length: a rows file is at most DOCLOOM_LIMIT_BATCH_BYTES (100 MB by default), far
+      // under a single PUT's 5 GB, so no multipart upload is needed.
+      const { size } = await fs.promises.stat(sourceFile);
+      await client
+        .send(new PutObjectCommand({ Bucket, Key, Body: fs.createReadStream(sourceFile), ContentLength: size, ContentType: 'application/octet-stream' }))
+        .catch(fail(`storing ${Key}`));
+    },
+    openKey,
+    async removeKey(Key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key })).catch(fail(`removing ${Key}`));
     },
     async remove(id, ext) {
       await Promise.all(

@@ -16,6 +16,8 @@ import { pgIdempotency } from './idempotency.js';
 import { pgSettings } from './settings.js';
 import { openPgQueue } from './queue.js';
 import { exclusively } from './leader.js';
+import { pgBatches } from './batches.js';
+import type { FileStore } from '../files/file-store.js';
 
 export { parseDatabaseUrl, DATABASE_URL_VARIABLE, type DatabaseUrl } from './url.js';
 export { LATEST_SCHEMA, MIGRATIONS, type Migration } from './migrations.js';
@@ -24,6 +26,8 @@ export interface OpenPgOptions extends PoolOptions {
   /** This instance's folder for copies of template files the render workers read by path. */
   cacheDir: string;
   log?: (line: string) => void;
+  /** Where batches' rows files are kept (the instance's FileStore); without it the repositories have no batches. */
+  files?: FileStore;
   /** The migrations to run (tests of upgrades and of refusals pass their own list). */
   migrations?: readonly Migration[];
 }
@@ -61,6 +65,7 @@ export async function openPgRepositories(databaseUrl: string | DatabaseUrl, opti
       documents: pgDocuments(pool),
       idempotency: pgIdempotency(pool),
       settings: pgSettings(pool),
+      ...(options.files ? { batches: pgBatches(pool, options.files, options.cacheDir) } : {}),
       openQueue: (queueOptions) => openPgQueue(pool, queueOptions),
       exclusively: (name, work) => exclusively(pool, name, work),
       ping: async () => {

@@ -104,6 +104,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    describe: 'batches: batch records (their rows files are in the file storage)',
+    async up(client) {
+      // One row per batch (store/pg/batches.ts), as the data folder's batches.json holds them. `leased_by` and
+      // `lease_until` name the instance feeding the batch's rows to the render queue; another takes the batch over
+      // once the lease runs out (its instance died), as a render job's.
+      await client.query(`
+        CREATE SEQUENCE batches_id_seq AS bigint;
+        CREATE TABLE batches (
+          id bigint PRIMARY KEY,
+          status text GENERATED ALWAYS AS (record->>'status') STORED,
+          record jsonb NOT NULL,
+          leased_by text,
+          lease_until timestamptz
+        );
+        CREATE INDEX batches_unfinished ON batches (id) WHERE status IN ('queued', 'processing');
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;
