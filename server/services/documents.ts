@@ -95,6 +95,8 @@ export class DocumentService {
   /** Renders started and not yet recorded; close() waits for them. */
   readonly #running = new Set<Promise<void>>();
   readonly #grammar = new TemplateGrammarCheck();
+  /** DOCLOOM_PROFILE on a team server: the profiles of synchronous requests waiting for their queued document. */
+  readonly #profiles = new Map<number, Profile>();
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -363,7 +365,7 @@ export class DocumentService {
       created_at: now,
       updated_at: now,
     };
-    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req);
+    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req, req.async ? undefined : profile);
     // A synchronous document is written once, when finished; an async one is on disk before the 202.
     try {
       await this.deps.repo.insert(doc, req.async);
@@ -388,11 +390,22 @@ export class DocumentService {
    * The team server: the record and its job are stored in one commit; any instance's worker renders it. A
    * synchronous request waits until the document is completed or failed, wherever it was rendered.
    */
-  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest): Promise<DocumentRecord> {
+  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, profile?: Profile): Promise<DocumentRecord> {
     const record = { ...doc, status: 'pending' as const };
     const { templatePath: _local, ...request } = req;
+    profile?.mark('id');
     await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
-    if (!req.async) await queue.settled(doc.id);
+    profile?.mark('queue_enqueue');
+    if (!req.async) {
+      // DOCLOOM_PROFILE: a job this instance's own taker claims records its phases in the request's profile.
+      if (profile) this.#profiles.set(doc.id, profile);
+      try {
+        await queue.settled(doc.id);
+      } finally {
+        this.#profiles.delete(doc.id);
+      }
+      profile?.mark('queue_done_notified');
+    }
     return record;
   }
 
@@ -400,6 +413,8 @@ export class DocumentService {
   async renderClaimed(job: ClaimedJob): Promise<void> {
     const request = job.request as QueuedRequest;
     const doc = job.record;
+    const profile = this.#profiles.get(doc.id);
+    profile?.mark('queue_wake_claim');
     let req: ValidRequest;
     try {
       req = { ...request, templatePath: await this.deps.templates.filePath(request.template) };
@@ -408,7 +423,8 @@ export class DocumentService {
       await this.#fail(doc, 'render_failed', 'The document could not be rendered: its template file could not be read.', job.lease);
       return;
     }
-    const work = this.#render(doc, req, job.priority === QUEUE_PRIORITY.interactive ? 'interactive' : 'batch', undefined, job.lease);
+    profile?.mark('template_path');
+    const work = this.#render(doc, req, job.priority === QUEUE_PRIORITY.interactive ? 'interactive' : 'batch', profile, job.lease);
     this.#running.add(work);
     try {
       await work;
@@ -470,7 +486,7 @@ export class DocumentService {
    * next start checks against the files, and files without a completed record, removed at start.
    */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile, lease?: Lease): Promise<void> {
-    if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable);
+    if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable, profile);
     if (!(await this.deps.repo.get(doc.id))) return; // deleted while rendering
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
@@ -491,13 +507,16 @@ export class DocumentService {
    * was taken over leaves the key to the new claim), and the record is written with the job's removal, only if
    * this claim is still the job's — one record, one object, whichever instance finishes first or last.
    */
-  async #completeLeased(lease: Lease, doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
+  async #completeLeased(lease: Lease, doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
     if (!(await lease.hold())) return;
+    profile?.mark('lease_check');
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable') : undefined;
     await output.durable;
     await copy?.durable;
+    profile?.mark('write_file');
     const outcome = await lease.finish({ status: 'completed', pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() });
+    profile?.mark('queue_finish');
     if (outcome === 'deleted') await this.deps.files.remove(doc.id, doc.output_type);
     if (outcome === 'lost') this.deps.log(`document ${doc.id}: another instance took its job over (lease ran out); this render is dropped`);
   }

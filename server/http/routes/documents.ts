@@ -79,7 +79,9 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       idempotencyKey: typeof key === 'string' ? key : undefined,
       profile,
     });
-    const json = { success: true, document: documentSingleJson(document, s.links, s.documents.hasCloud ? await s.documents.cloud(document) : null) };
+    const cloud = s.documents.hasCloud ? await s.documents.cloud(document) : null;
+    profile?.mark('cloud_url');
+    const json = { success: true, document: documentSingleJson(document, s.links, cloud) };
     if (profile) {
       profile.mark('serialize');
       res.setHeader('Server-Timing', profile.header());
