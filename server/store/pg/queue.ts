@@ -9,6 +9,9 @@
  * `NOTIFY docloom_done, '<id>'` in the statement that completes a document (a synchronous request waiting on
  * another instance answers at once). One connection per instance LISTENs; a poll every second covers what a
  * notification cannot (a lease running out) and what a dropped listening connection would miss.
+ *
+ * A synchronous create on an instance with a free render worker skips all of that (enqueueLeased): its job is born
+ * leased to that instance, which renders it at once; only a takeover after its death goes through a claim.
  */
 import type pg from 'pg';
 import type { DocumentRecord } from '../records.js';
