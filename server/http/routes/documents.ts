@@ -79,8 +79,11 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       idempotencyKey: typeof key === 'string' ? key : undefined,
       profile,
     });
-    const cloud = s.documents.hasCloud ? await s.documents.cloud(document) : null;
-    profile?.mark('cloud_url');
+    let cloud = null;
+    if (s.documents.hasCloud) {
+      cloud = await s.documents.cloud(document);
+      profile?.mark('cloud_url');
+    }
     const json = { success: true, document: documentSingleJson(document, s.links, cloud) };
     if (profile) {
       profile.mark('serialize');
