@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { DocumentFilter, DocumentRecord, DocumentStatus, TemplateRecord } from '../store/index.js';
-import type { DocumentRepo, Page } from '../store/repositories.js';
+import type { DocumentPatch, DocumentRepo, Page } from '../store/repositories.js';
 import type { CloudCopy, FileStore } from '../store/files/file-store.js';
 import { QUEUE_PRIORITY, type ClaimedJob, type JobQueue, type Lease } from '../store/queue.js';
 import { addMinutes, nowIso } from './datetime.js';
@@ -56,6 +56,11 @@ export interface DocumentServiceDeps {
    * claim (services/queue-workers.ts). Absent on the desktop, which renders in this process.
    */
   queue?: JobQueue;
+  /**
+   * With a queue: a place on this instance's render pool for a synchronous document, given only while a worker is
+   * free (QueueWorkers.reserve); call the answer to give it back. Without one every document is queued.
+   */
+  reserveRender?: () => (() => void) | undefined;
 }
 
 export interface CreateContext {
@@ -95,6 +100,10 @@ export class DocumentService {
   /** Renders started and not yet recorded; close() waits for them. */
   readonly #running = new Set<Promise<void>>();
   readonly #grammar = new TemplateGrammarCheck();
+  /** DOCLOOM_PROFILE on a team server: the profiles of synchronous requests waiting for their queued document. */
+  readonly #profiles = new Map<number, Profile>();
+  /** Records this service finished itself (a team server's local render): the create answers them as they are. */
+  readonly #final = new WeakSet<DocumentRecord>();
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -146,7 +155,10 @@ export class DocumentService {
     }
     // A new async document is answered as it was accepted (`pending`), even if a worker has picked it up since;
     // a repeat answers the record as it is now.
-    const document = accepted && req.async ? accepted : await this.get(outcome.documentId);
+    // A document this instance finished itself is answered as it wrote it (no read back; a team server's local
+    // render): like a read, it is expired if its time is already up.
+    if (accepted && this.#final.has(accepted)) this.#expireIfDue(accepted);
+    const document = accepted && (req.async || this.#final.has(accepted)) ? accepted : await this.get(outcome.documentId);
     profile?.mark('idempotency');
     return { status: outcome.status === 202 ? 202 : 201, document };
   }
@@ -363,7 +375,7 @@ export class DocumentService {
       created_at: now,
       updated_at: now,
     };
-    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req);
+    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req, req.async ? undefined : profile);
     // A synchronous document is written once, when finished; an async one is on disk before the 202.
     try {
       await this.deps.repo.insert(doc, req.async);
@@ -388,11 +400,56 @@ export class DocumentService {
    * The team server: the record and its job are stored in one commit; any instance's worker renders it. A
    * synchronous request waits until the document is completed or failed, wherever it was rendered.
    */
-  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest): Promise<DocumentRecord> {
+  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, profile?: Profile): Promise<DocumentRecord> {
     const record = { ...doc, status: 'pending' as const };
     const { templatePath: _local, ...request } = req;
+    profile?.mark('id');
+    const release = req.async ? undefined : this.deps.reserveRender?.();
+    if (release) {
+      try {
+        return await this.#renderHere(queue, doc, req, request, profile);
+      } finally {
+        release();
+      }
+    }
     await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
-    if (!req.async) await queue.settled(doc.id);
+    profile?.mark('queue_enqueue');
+    if (!req.async) {
+      // DOCLOOM_PROFILE: a job this instance's own taker claims records its phases in the request's profile.
+      if (profile) this.#profiles.set(doc.id, profile);
+      try {
+        await queue.settled(doc.id);
+      } finally {
+        this.#profiles.delete(doc.id);
+      }
+      profile?.mark('queue_done_notified');
+    }
+    return record;
+  }
+
+  /**
+   * A synchronous document rendered where it was accepted, a render worker here being free: its job is stored
+   * already leased to this instance (one statement, no wake-up, no claim) and handed straight to the local pool; the
+   * outcome is written through the lease as a claimed job's. If this instance dies, the lease runs out and another
+   * takes the job over. If the database drops while the outcome is written, the job stays queued and the request
+   * waits for it like a queued one's.
+   */
+  async #renderHere(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, request: QueuedRequest, profile?: Profile): Promise<DocumentRecord> {
+    const record: DocumentRecord = { ...doc, status: 'processing' };
+    const lease = await queue.enqueueLeased(record, request, QUEUE_PRIORITY.interactive);
+    profile?.mark('queue_enqueue');
+    const work = this.#render(record, req, 'interactive', profile, lease);
+    this.#running.add(work);
+    try {
+      await work;
+    } catch {
+      // Logged by #render: the database dropped as the outcome was written (nothing was). The job is the queue's.
+      lease.release();
+      await queue.settled(doc.id);
+    } finally {
+      lease.release();
+      this.#running.delete(work);
+    }
     return record;
   }
 
@@ -400,6 +457,8 @@ export class DocumentService {
   async renderClaimed(job: ClaimedJob): Promise<void> {
     const request = job.request as QueuedRequest;
     const doc = job.record;
+    const profile = this.#profiles.get(doc.id);
+    profile?.mark('queue_wake_claim');
     let req: ValidRequest;
     try {
       req = { ...request, templatePath: await this.deps.templates.filePath(request.template) };
@@ -408,7 +467,8 @@ export class DocumentService {
       await this.#fail(doc, 'render_failed', 'The document could not be rendered: its template file could not be read.', job.lease);
       return;
     }
-    const work = this.#render(doc, req, job.priority === QUEUE_PRIORITY.interactive ? 'interactive' : 'batch', undefined, job.lease);
+    profile?.mark('template_path');
+    const work = this.#render(doc, req, job.priority === QUEUE_PRIORITY.interactive ? 'interactive' : 'batch', profile, job.lease);
     this.#running.add(work);
     try {
       await work;
@@ -470,7 +530,7 @@ export class DocumentService {
    * next start checks against the files, and files without a completed record, removed at start.
    */
   async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile, lease?: Lease): Promise<void> {
-    if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable);
+    if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable, profile);
     if (!(await this.deps.repo.get(doc.id))) return; // deleted while rendering
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
@@ -491,15 +551,26 @@ export class DocumentService {
    * was taken over leaves the key to the new claim), and the record is written with the job's removal, only if
    * this claim is still the job's — one record, one object, whichever instance finishes first or last.
    */
-  async #completeLeased(lease: Lease, doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array): Promise<void> {
-    if (!(await lease.hold())) return;
+  async #completeLeased(lease: Lease, doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile): Promise<void> {
+    if (!(await lease.confirm())) return;
+    profile?.mark('lease_check');
     const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable') : undefined;
     await output.durable;
     await copy?.durable;
-    const outcome = await lease.finish({ status: 'completed', pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() });
+    profile?.mark('write_file');
+    const patch = { status: 'completed' as const, pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() };
+    const outcome = await lease.finish(patch);
+    profile?.mark('queue_finish');
+    if (outcome === 'done') this.#finished(doc, patch);
     if (outcome === 'deleted') await this.deps.files.remove(doc.id, doc.output_type);
     if (outcome === 'lost') this.deps.log(`document ${doc.id}: another instance took its job over (lease ran out); this render is dropped`);
+  }
+
+  /** This claim wrote the record's final patch: the local copy is the stored record now (no read back needed). */
+  #finished(doc: DocumentRecord, patch: DocumentPatch): void {
+    Object.assign(doc, patch);
+    this.#final.add(doc);
   }
 
   /** Drops a document that was never acknowledged: record (best effort on disk) and files. */
@@ -511,7 +582,8 @@ export class DocumentService {
   async #fail(doc: DocumentRecord, code: ErrorCode, message: string, lease?: Lease): Promise<void> {
     if (lease) {
       // The files under this key may be a newer claim's: only the record is this claim's to write.
-      await lease.finish({ status: 'failed', error: { code, message }, updated_at: nowIso() });
+      const patch = { status: 'failed' as const, error: { code, message }, updated_at: nowIso() };
+      if ((await lease.finish(patch)) === 'done') this.#finished(doc, patch);
       return;
     }
     // A file that cannot be removed (its folder is not one) must not leave the record `processing` for ever: it is

@@ -20,7 +20,7 @@ import { TemplateService } from './templates.js';
 import { TokenAccess } from './token-access.js';
 import { BatchService } from '../batch/service.js';
 import { checkHealth, type Health } from './health.js';
-import { startQueueWorkers } from './queue-workers.js';
+import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 
 export interface Services {
   config: Config;
@@ -80,9 +80,12 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     log: logger.error,
     dataDepth: config.limits.dataDepth,
     queue,
+    // A synchronous create renders where it was accepted while a worker here is free (docs/team-server.md).
+    reserveRender: () => queueWorkers?.reserve(),
   });
   // Two claimed jobs per render worker keep each worker fed, as the pool's own allowance does (render-pool.ts).
-  const queueWorkers = queue && startQueueWorkers(queue, documents, Math.max(1, config.renderWorkers) * 2, logger.error, logger.info);
+  const workers = Math.max(1, config.renderWorkers);
+  const queueWorkers: QueueWorkers | undefined = queue && startQueueWorkers(queue, documents, workers * 2, logger.error, logger.info, workers);
   // On a shared database the unfinished documents are the queue's: another instance may be rendering them, and a
   // dead instance's are taken over once their lease runs out.
   const interrupted = shared ? 0 : await documents.recoverInterrupted();

@@ -9,8 +9,14 @@ import { nowIso } from './datetime.js';
 import type { DocumentService } from './documents.js';
 
 export interface QueueWorkers {
-  /** Jobs this instance renders now. */
+  /** Jobs this instance renders now (claimed ones and those it renders where they were accepted). */
   busy(): number;
+  /**
+   * A place for a job rendered where it was accepted (a synchronous create, DocumentService): given only while a
+   * render worker has nothing in hand (fewer jobs than `workers`), so the document does not wait behind another.
+   * It counts against the takers' slots until released; undefined when no worker is free (the job is queued).
+   */
+  reserve(): (() => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -20,6 +26,8 @@ export function startQueueWorkers(
   slots: number,
   log: (line: string) => void,
   info: (line: string) => void = log,
+  /** The render pool's workers: a reservation needs one of them idle. */
+  workers = Math.max(1, Math.floor(slots / 2)),
 ): QueueWorkers {
   const inHand = new Set<Promise<void>>();
   let claiming = false;
@@ -90,6 +98,18 @@ export function startQueueWorkers(
   void fill();
   return {
     busy: () => inHand.size,
+    reserve() {
+      if (stopped || inHand.size >= workers) return undefined;
+      let release!: () => void;
+      const local: Promise<void> = new Promise<void>((resolve) => {
+        release = resolve;
+      }).then(() => {
+        inHand.delete(local);
+        void fill();
+      });
+      inHand.add(local);
+      return release;
+    },
     async close() {
       stopped = true;
       while (inHand.size > 0) await Promise.allSettled([...inHand]);

@@ -32,6 +32,12 @@ export interface Lease {
   readonly attempt: number;
   /** Renews the lease now: false once another instance holds the job (or it is gone). */
   hold(): Promise<boolean>;
+  /**
+   * True while the lease holds, asking the database only when needed: a lease taken or renewed less than a third of
+   * its length ago (on this process's monotonic clock, counted from before the statement was sent) cannot have run
+   * out, so that is known without a round trip; an older one is renewed now (hold()).
+   */
+  confirm(): Promise<boolean>;
   /** Writes the record's final patch and removes the job, only if this claim still holds it. */
   finish(patch: DocumentPatch): Promise<FinishOutcome>;
   /** Stops renewing (the lease then runs out by itself if finish was never reached). */
@@ -50,6 +56,12 @@ export interface ClaimedJob {
 export interface JobQueue {
   /** Stores the record and its job in one commit, and wakes the workers of every instance. */
   enqueue(record: DocumentRecord, request: object, priority: number): Promise<void>;
+  /**
+   * Stores the record (`processing`) and its job already leased to this instance (claim 1), in one commit and
+   * waking no one: the caller renders it at once on its own render pool and finishes it through the lease. Should
+   * this instance die, the lease runs out and another instance claims the job as any other (claim 2).
+   */
+  enqueueLeased(record: DocumentRecord, request: object, priority: number): Promise<Lease>;
   /** The next job no live lease holds (highest priority, oldest first), leased to this instance; or none. */
   claim(): Promise<ClaimedJob | undefined>;
   /** Resolves once the stored document is completed or failed (on whichever instance), or deleted. Call after enqueue. */

@@ -79,7 +79,12 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       idempotencyKey: typeof key === 'string' ? key : undefined,
       profile,
     });
-    const json = { success: true, document: documentSingleJson(document, s.links, s.documents.hasCloud ? await s.documents.cloud(document) : null) };
+    let cloud = null;
+    if (s.documents.hasCloud) {
+      cloud = await s.documents.cloud(document);
+      profile?.mark('cloud_url');
+    }
+    const json = { success: true, document: documentSingleJson(document, s.links, cloud) };
     if (profile) {
       profile.mark('serialize');
       res.setHeader('Server-Timing', profile.header());

@@ -92,6 +92,32 @@ async function openPool(options: MigrateOptions): Promise<{ pool: pg.Pool; close
   return { pool: repos.pool, close: () => repos.close() };
 }
 
+/** The advisory lock a running `docloom migrate` holds on its database (one number for "a migration into it"). */
+const MIGRATE_LOCK = `hashtext('docloom.migrate-to')`;
+
+/**
+ * Holds MIGRATE_LOCK on a connection of its own for the whole run (a session lock: it goes with the connection, so
+ * a killed migration frees it), or refuses at once naming the other migration. Answers how to let it go.
+ */
+async function lockMigration(pool: pg.Pool, database: string): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${MIGRATE_LOCK}) AS locked`);
+    if (!rows[0].locked) {
+      throw new MigrationRefused(
+        `docloom: another docloom migrate is running into the PostgreSQL ${database} (it holds the advisory lock docloom.migrate-to); nothing was written. Wait for it to finish, then run this one again.`,
+      );
+    }
+  } catch (err) {
+    client.release();
+    throw err;
+  }
+  return async () => {
+    await client.query(`SELECT pg_advisory_unlock(${MIGRATE_LOCK})`).catch(() => undefined);
+    client.release();
+  };
+}
+
 /** Runs `work` over `items`, at most `n` at once. */
 async function eachAtMost<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -125,7 +151,10 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
   // The database first (an unreachable one is said at once, the schema is brought up to date), then the bucket (a
   // missing one or an unwritable folder is said before anything is copied), then the folder, locked from here on.
   const { pool, close } = await openPool(options);
+  let unlock: (() => Promise<void>) | undefined;
   try {
+    // Two migrations into one database would compare, claim and copy over each other: the second is refused.
+    if (!options.dryRun) unlock = await lockMigration(pool, options.database.describe);
     const files = await openFileStore(options.files);
     await files.ping();
     const source = await openSource(options.dataDir);
@@ -195,6 +224,7 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
     }
   } finally {
     progress.end();
+    await unlock?.();
     await close();
   }
 }

@@ -9,6 +9,9 @@
  * `NOTIFY docloom_done, '<id>'` in the statement that completes a document (a synchronous request waiting on
  * another instance answers at once). One connection per instance LISTENs; a poll every second covers what a
  * notification cannot (a lease running out) and what a dropped listening connection would miss.
+ *
+ * A synchronous create on an instance with a free render worker skips all of that (enqueueLeased): its job is born
+ * leased to that instance, which renders it at once; only a takeover after its death goes through a claim.
  */
 import type pg from 'pg';
 import type { DocumentRecord } from '../records.js';
@@ -82,18 +85,26 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
   }, Math.min(POLL_MS, Math.max(50, Math.floor(leaseMs / 2))));
   poll.unref();
 
-  const lease = (documentId: number, attempt: number): Lease => {
-    const hold = async () =>
-      ((await pool.query(
+  /** `confirmedAt`: performance.now() taken before the statement that took the lease was sent. */
+  const lease = (documentId: number, attempt: number, confirmedAt: number): Lease => {
+    const hold = async () => {
+      const sentAt = performance.now();
+      const held = ((await pool.query(
         `UPDATE render_jobs SET lease_until = now() + $3 * interval '1 millisecond' WHERE document_id = $1 AND attempt = $2`,
         [documentId, attempt, leaseMs],
       )).rowCount ?? 0) > 0;
+      if (held) confirmedAt = Math.max(confirmedAt, sentAt);
+      return held;
+    };
     const renew = setInterval(() => void hold().catch(() => undefined), Math.max(10, Math.floor(leaseMs / 3)));
     renew.unref();
     return {
       documentId,
       attempt,
       hold,
+      // The database's now() that set lease_until came after the statement was sent, so sentAt + leaseMs is never
+      // later than lease_until; a third of the lease is the margin (clock rates, a pause before the caller's write).
+      confirm: async () => performance.now() - confirmedAt < leaseMs / 3 || hold(),
       async finish(patch) {
         // The job's row goes and the record is written in one statement, only if this claim is still the job's.
         const { rowCount } = await pool.query(
@@ -121,9 +132,22 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
         [record.id, JSON.stringify(record), priority, JSON.stringify(request)],
       );
     },
+    async enqueueLeased(record, request, priority) {
+      // The enqueue's one statement, with the job born leased to this instance (claim 1) and no wake-up: nobody
+      // else is to claim it while the lease holds, and this instance renders it now.
+      const sentAt = performance.now();
+      await pool.query(
+        `WITH doc AS (INSERT INTO documents (id, record) VALUES ($1, $2::jsonb) RETURNING id)
+         INSERT INTO render_jobs (document_id, priority, request, attempt, leased_by, lease_until)
+         SELECT id, $3, $4::jsonb, 1, $5, now() + $6 * interval '1 millisecond' FROM doc`,
+        [record.id, JSON.stringify(record), priority, JSON.stringify(request), instance, leaseMs],
+      );
+      return lease(record.id, 1, sentAt);
+    },
     async claim(): Promise<ClaimedJob | undefined> {
       // One statement: pick the next free row (skipping rows another claim has locked), lease it, and mark its
       // document `processing`.
+      const sentAt = performance.now();
       const { rows } = await pool.query<ClaimRow>(
         `WITH next AS (
            SELECT document_id FROM render_jobs
@@ -144,7 +168,7 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
       );
       const row = rows[0];
       if (!row) return undefined;
-      return { record: row.record, request: row.request, priority: row.priority, lease: lease(row.document_id, row.attempt) };
+      return { record: row.record, request: row.request, priority: row.priority, lease: lease(row.document_id, row.attempt, sentAt) };
     },
     async settled(documentId) {
       // Listening first, then one look: a completion notified in between is heard, one before is seen.
