@@ -143,3 +143,48 @@ test('corpus: the 017097 job posting (its whole text in one cell, nested tables 
   assert.ok(pages.length >= 13 && pages.length <= 19, `${pages.length} pages`);
   assert.ok(findText(pages, 'Qualifications:').page > 2);
 });
+
+/** 40 filler paragraphs, then a table whose first cell spans `rows` rows (vMerge) and holds `lines` paragraphs. */
+function spanDoc(rows: number, lines: number): Uint8Array {
+  let body = '';
+  for (let i = 1; i <= 40; i++) body += p(`Filler paragraph ${i}`);
+  const cell = (content: string, tcPr = ''): string => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/>${tcPr}</w:tcPr>${content}</w:tc>`;
+  let tall = '';
+  for (let i = 1; i <= lines; i++) tall += p(`Span line ${i}`);
+  let trs = '';
+  for (let r = 1; r <= rows; r++) {
+    const first = r === 1 ? cell(tall, '<w:vMerge w:val="restart"/>') : cell(p(''), '<w:vMerge/>');
+    trs += `<w:tr>${first}${cell(p(`Row ${r}`))}</w:tr>`;
+  }
+  body += `<w:tbl><w:tblPr><w:tblW w:w="8000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="4000"/></w:tblGrid>${trs}</w:tbl>`;
+  return buildDocx({ body: body + p('') });
+}
+
+test('rows tied by a vertically merged cell break between them at the page foot; the merged cell goes on below', async () => {
+  const pages = await docxPages(spanDoc(24, 30));
+  assert.equal(pages.length, 2);
+  // The rows that fit stay on page 1 with the merged cell's first lines, as in Word and LibreOffice (before: all
+  // all 24 rows moved to page 2 with the cell).
+  assert.equal(findText(pages, 'Row 1').page, 1);
+  assert.equal(findText(pages, 'Span line 1').page, 1);
+  assert.equal(findText(pages, 'Row 24').page, 2);
+  assert.equal(findText(pages, 'Span line 30').page, 2);
+  // Every line of the merged cell once, in order; on page 2 it goes on at the top of the row below the cut.
+  const span = textBoxes(pages).filter((b) => b.text.startsWith('Span line'));
+  assert.deepEqual(span.map((b) => b.text), Array.from({ length: 30 }, (_, i) => `Span line ${i + 1}`));
+  const firstOnTwo = span.find((b) => b.page === 2);
+  const rowsOnTwo = textBoxes(pages).filter((b) => b.page === 2 && b.text.startsWith('Row '));
+  assert.ok(firstOnTwo && rowsOnTwo.length > 0);
+  assert.ok(Math.abs(firstOnTwo.y - rowsOnTwo[0].y) < 0.5, 'the rest of the merged cell starts level with the first row below the cut');
+  // Nothing drawn below the page's text area on page 1.
+  const onOne = textBoxes(pages).filter((b) => b.page === 1);
+  assert.ok(Math.max(...onOne.map((b) => b.y)) < 841.9 - 72);
+});
+
+test('corpus: a week of rows merged down the first columns starts on page 1, as in LibreOffice (docx2python__Weekly_Schedule)', { skip: !fs.existsSync(CORPUS) && 'corpus not found' }, async () => {
+  const pages = await docxPages(fs.readFileSync(path.join(CORPUS, 'docx2python__Weekly_Schedule.docx')));
+  // LibreOffice: "1/26" (week 4, merged over its rows) and "Test 1" are on page 1; the week's last rows on page 2.
+  assert.equal(findText(pages, '1/26').page, 1);
+  assert.equal(findText(pages, 'Test 1').page, 1);
+  assert.equal(pages.length, 5);
+});

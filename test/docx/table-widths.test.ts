@@ -6,10 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { words, word, type Word } from '../engine/pdf/helpers.js';
 import { buildDocx, p } from './build-docx.js';
 
+const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
 const LEFT = 72;
 const RIGHT = 595.3 - 72;
 const BORDERS =
@@ -22,7 +25,8 @@ function tbl(tblPr: string, grid: number[], cells: Array<{ text: string; tcPr?: 
 
 const WORD_2013 = '<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>';
 
-async function render(body: string, settings?: string): Promise<Word[]> {
+/** Renders as Word 2013 and later lay tables out unless `settings` says otherwise ('' = a settings part without a mode). */
+async function render(body: string, settings: string = WORD_2013): Promise<Word[]> {
   const result = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: body + p(''), settings }) });
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   return words((await renderPdf(result.template, {})).bytes);
@@ -66,8 +70,31 @@ test('tblInd moves the table\'s edge right by the indent (Word 2013 and later)',
   near(word(all, 'Indented').xMin - word(all, 'Plain').xMin, 72, 'indent');
   near(word(all, 'Indented').xMin, LEFT + 72 + 5.4, 'text of the indented table');
   // Word 2010 and older (no compatibilityMode 15) measure the indent to the first cell's text.
-  const old = await render(body);
+  const old = await render(body, '');
   near(word(old, 'Indented').xMin, LEFT + 72, 'text at the indent');
+});
+
+test('Word 2010 and older: a table without tblInd has its first cell\'s text on the margin, its border outside', async () => {
+  const body = p('Para') + tbl('', [3000], [{ text: 'Cell' }]);
+  // No compatibility mode (no settings part, or one without the setting) and mode 14: as LibreOffice 7.4 and Word
+  // lay these files out, the text lines up with the paragraph above.
+  for (const settings of [undefined, '', WORD_2013.replace('w:val="15"', 'w:val="14"')]) {
+    const result = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: body + p(''), ...(settings !== undefined ? { settings } : {}) }) });
+    if (!result.ok) throw new Error('refused');
+    const all = words((await renderPdf(result.template, {})).bytes);
+    near(word(all, 'Cell').xMin, word(all, 'Para').xMin, `cell text on the margin (settings ${JSON.stringify(settings)})`);
+  }
+  // Word 2013 and later: the border is on the margin, the text one cell margin inside.
+  const modern = await render(body);
+  near(word(modern, 'Cell').xMin, word(modern, 'Para').xMin + 5.4, 'Word 2013: text one margin in');
+});
+
+test('corpus (compatibilityMode 14, no tblInd): the cells\' text lines up with the body text, as in LibreOffice', { skip: !fs.existsSync(CORPUS) && 'corpus not found' }, async () => {
+  const result = compileTemplate({ kind: 'docx', bytes: fs.readFileSync(path.join(CORPUS, 'sablon__conditionals_sample.docx')) });
+  if (!result.ok) throw new Error('refused');
+  const all = words((await renderPdf(result.template, {})).bytes);
+  // LibreOffice: "ParagraphBefore" and "RowBefore" (first table's first cell) both start at x = 90.1.
+  near(word(all, 'RowBefore').xMin, word(all, 'ParagraphBefore').xMin, 'cell text against body text');
 });
 
 test('a placeholder grid (tiny columns) takes its widths from the cells (tcW)', async () => {

@@ -94,13 +94,17 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     const previous = sections[sections.length - 1];
     const page = pageSetup(sectPr);
     const sameColumns = JSON.stringify(previous?.page.columns) === JSON.stringify(page.columns);
-    if (previous && !startsNewPage(sectPr) && sameColumns) {
+    // Word lays a continuous section out between its own left and right margins (when it states them), on the
+    // page it shares with the section before.
+    const sameSides = child(sectPr, 'w:pgMar') === undefined ||
+      (previous?.page.margins.left === page.margins.left && previous?.page.margins.right === page.margins.right);
+    if (previous && !startsNewPage(sectPr) && sameColumns && sameSides) {
       // A continuous section break with nothing changing that the flow sees: one model section.
       for (const block of pending) previous.body.push(block);
     } else {
       const first = titlePage(sectPr);
       const section: Section = { page, body: pending };
-      // A continuous section with other columns goes on below the one before, on its page.
+      // A continuous section with other columns or side margins goes on below the one before, on its page.
       if (previous && !startsNewPage(sectPr)) section.continuous = true;
       const header = headerFooters.set(refs.header, first, evenAndOdd);
       const footer = headerFooters.set(refs.footer, first, evenAndOdd);

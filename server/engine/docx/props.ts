@@ -6,6 +6,7 @@
 import type { BorderLine, TabStop } from '../model/types.js';
 import type { Theme } from './theme.js';
 import { themeColor, themeFont } from './theme.js';
+import { flattenShading } from './shading.js';
 import { eighthPoints, halfPoints, hexColor, num, onOff, twips } from './units.js';
 import { child, children, type XElement } from './xml.js';
 
@@ -118,14 +119,12 @@ function colorOf(el: XElement, attr: string, theme: Theme, themeAttr: string): s
   return undefined;
 }
 
-/** Shading (w:shd): the fill colour, or null when the shading is clear/auto. */
+/** Shading (w:shd): the colour its pattern and fill look like together, or null when it shows none. */
 export function readShading(el: XElement | undefined, theme: Theme): string | null | undefined {
   if (!el) return undefined;
-  const fill = colorOf(el, 'w:fill', theme, 'w:themeFill');
-  if (fill) return fill;
-  // A pattern with a colour and no fill (e.g. solid) paints the pattern colour.
-  if (el.attrs['w:val'] === 'solid') return colorOf(el, 'w:color', theme, 'w:themeColor') ?? '#000000';
-  return null;
+  const fill = colorOf(el, 'w:fill', theme, 'w:themeFill') ?? null;
+  const pattern = colorOf(el, 'w:color', theme, 'w:themeColor') ?? null;
+  return flattenShading(el.attrs['w:val'], pattern, fill);
 }
 
 export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {

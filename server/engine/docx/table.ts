@@ -249,12 +249,13 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   }
   const ind = child(tblPr, 'w:tblInd');
   const indent = ind && (ind.attrs['w:type'] === undefined || ind.attrs['w:type'] === 'dxa') ? twips(ind.attrs['w:w']) : undefined;
-  // Word 2010 and older (compatibilityMode below 15) measure a top-level table's stated indent to the text
-  // of its first cell: the edge sits that cell's left margin further left.
+  // Word 2010 and older (compatibilityMode below 15) measure a top-level table's indent — the stated one, or 0
+  // when none is stated — to the text of its first cell: the edge sits that cell's left margin further left, so
+  // a table without an indent has its text, not its border, on the margin (as Word and LibreOffice place it).
   let edge = indent;
-  if (edge !== undefined && !nested && (ctx.doc.compatibilityMode ?? 0) < 15) {
+  if (!nested && (ctx.doc.compatibilityMode ?? 0) < 15) {
     const first = rawRows[0]?.find((c) => c.el !== SPACER)?.cell;
-    edge -= first?.margins?.left ?? margins.left ?? 0;
+    edge = (edge ?? 0) - (first?.margins?.left ?? margins.left ?? 0);
   }
   // The model's indent is from the left edge; a right-to-left table's is from the right, which it cannot say.
   if (edge && !visual) tableStyle.indent = round2(edge);

@@ -4,10 +4,11 @@
  * may not split (w:cantSplit) or spanning cells tie it to the rows below: then it moves to the next page whole
  * (a row that cannot split and is taller than a page splits all the same). Every cell becomes boxes through the
  * Emitter; borders come last on each page, so that a neighbour's shading never covers half of a border.
+ * Rows tied by cells spanning them (vMerge) break between those rows, the spanning cells cut between their lines.
  */
 import type { Emitter, FieldValues } from './emit.js';
-import type { Borders, LaidRow, LaidTable } from '../layout/items.js';
-import { cutCells } from '../layout/cut.js';
+import type { Borders, LaidCell, LaidRow, LaidTable } from '../layout/items.js';
+import { cutCells, splitAt } from '../layout/cut.js';
 
 export interface TableFrame {
   /** Left edge of the content box. */
@@ -43,6 +44,52 @@ function cutRow(plan: RowPlan, room: number): { head: RowPlan; tail: RowPlan } |
     head: { row: { ...plan.row, cells: cut.head, header: false }, height: cut.headHeight },
     tail: { row: { ...plan.row, cells: cut.tail, header: false }, height: cut.tailHeight },
   };
+}
+
+/**
+ * Rows tied together by cells spanning them (vMerge) that do not fit in `room`: the rows that fit by their own
+ * heights stay, each spanning cell crossing the cut keeps the lines that fit in its rows above the cut (the cut
+ * edge without its border), and its rest continues at the top of the first row below, spanning what is left of
+ * its rows — as Word and LibreOffice break merged cells across pages. That row grows when the rest needs more.
+ * False (nothing changed) when not even the first row fits by itself.
+ */
+function cutSpans(body: RowPlan[], i: number, room: number): boolean {
+  let end = i; // the last row tied to the rows before the cut
+  const tie = (r: number): void => {
+    for (const c of body[r].row.cells) end = Math.min(body.length - 1, Math.max(end, r + c.rowSpan - 1));
+  };
+  tie(i);
+  let used = 0;
+  let cutAt = i;
+  while (cutAt <= end && used + body[cutAt].height <= room + EPS) {
+    used += body[cutAt].height;
+    tie(cutAt);
+    cutAt++;
+  }
+  if (cutAt === i || cutAt > end) return false;
+  const tails: LaidCell[] = [];
+  for (let r = i; r < cutAt; r++) {
+    let above = 0;
+    for (let k = r; k < cutAt; k++) above += body[k].height;
+    const cells = body[r].row.cells.map((c) => {
+      if (r + c.rowSpan <= cutAt) return c;
+      const cut = splitAt(c.blocks, above - c.padding.top - c.padding.bottom);
+      const rest = splitAt(cut.tail, Infinity).height;
+      tails.push({ ...c, blocks: cut.tail, contentHeight: rest, rowSpan: r + c.rowSpan - cutAt, borders: { ...c.borders, top: undefined }, vAlign: 'top' });
+      return { ...c, blocks: cut.head, contentHeight: cut.height, rowSpan: cutAt - r, borders: { ...c.borders, bottom: undefined }, vAlign: 'top' as const };
+    });
+    body[r] = { row: { ...body[r].row, cells }, height: body[r].height };
+  }
+  const next = body[cutAt];
+  body[cutAt] = { row: { ...next.row, cells: [...next.row.cells, ...tails].sort((a, b) => a.col - b.col) }, height: next.height };
+  for (const t of tails) {
+    const last = Math.min(body.length - 1, cutAt + t.rowSpan - 1);
+    let spanned = 0;
+    for (let k = cutAt; k <= last; k++) spanned += body[k].height;
+    const need = t.contentHeight + t.padding.top + t.padding.bottom;
+    if (need > spanned) body[last] = { ...body[last], height: body[last].height + need - spanned };
+  }
+  return true;
 }
 
 /** Places a body table from y on the current page; returns the y below it (on the page it ended on). */
@@ -118,7 +165,9 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
   if (!atTop && body.length > 0) {
     const room = frame.bottom - y - headHeight;
     const need = reach(body, 0);
-    if (need > room + EPS && !(splits(body[0], need) && cutRow(body[0], room) !== null)) {
+    // (Rows tied by spanning cells stay when the first of them fits: the loop below breaks between them.)
+    const tiedFits = !free(body[0]) && body[0].height <= room + EPS;
+    if (need > room + EPS && !tiedFits && !(splits(body[0], need) && cutRow(body[0], room) !== null)) {
       newPage();
       y = frame.top;
     }
@@ -150,6 +199,8 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
         nextPage();
         continue;
       }
+      // Rows tied by spanning cells break between them, the spanning cells cut at the page's foot.
+      if (!free(body[i]) && cutSpans(body, i, room)) break;
       if (fresh) break; // taller than a page and cannot be cut: placed anyway, clipped by the page's edge
       nextPage();
     }
