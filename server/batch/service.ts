@@ -375,9 +375,9 @@ export class BatchService {
       if (this.#stopping.has(b.id) || !(await this.deps.batches.get(b.id))) return;
       if (!outcome.ok && outcome.code === 'interrupted') return; // the service is stopping: rendered again after the restart
       const ok = await this.#record(b, row, name, outcome);
-      if (this.#stopping.has(b.id)) return;
-      // Counted here, not read back from the record: rows finish concurrently. Written within a second (coalesced):
-      // after a restart the counters are counted again from the documents.
+      // A recorded document is counted even when a cancel came while it was being recorded: it stays. Counted here,
+      // not read back from the record: rows finish concurrently. Written within a second (coalesced): after a
+      // restart the counters are counted again from the documents.
       if (ok) done++;
       else failed++;
       void this.deps.batches.update(b.id, ok ? { done, updated_at: nowIso() } : { failed, updated_at: nowIso() }, false).catch(() => undefined);
