@@ -19,11 +19,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
-import { BUILT, startServe, type ServeChild } from '../../scripts/lib/serve-child.js';
-import { openPgRepositories } from '../../server/store/pg/index.js';
-import { TokenAccess } from '../../server/services/token-access.js';
+import { BUILT, type ServeChild } from '../../scripts/lib/serve-child.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { startS3Server } from '../helpers/s3-server.js';
+import { startTeamPair, stopTeamPair, type TeamPair } from '../helpers/team-pair.js';
 import { makePng } from '../net/images.js';
 
 const BUCKET = 'docloom-idempotency';
@@ -50,6 +49,7 @@ const TEMPLATE = JSON.stringify({
   body: [{ type: 'paragraph', runs: ['Invoice {{number}}'] }, { type: 'image', src: '{{%logo}}' }],
 });
 
+let pair: TeamPair | undefined;
 let db: pg.Client;
 let a: ServeChild;
 let b: ServeChild;
@@ -60,33 +60,14 @@ const singleConflictBody = { success: false, message: 'A request with this Idemp
 
 before(async () => {
   if (skip) return;
-  const url = await (cluster as PgCluster).createDatabase();
-  const repos = await openPgRepositories(url, { cacheDir: path.join(temp, 'cache') });
-  const { token } = await new TokenAccess(repos.tokens).create('idempotency test', false);
-  await repos.close();
-  auth = { authorization: `Bearer ${token}` };
-  const env = {
-    DOCLOOM_DATABASE_URL: url,
-    ...s3.serveEnv(BUCKET),
-    DOCLOOM_QUEUE_LEASE_MS: String(LEASE_MS),
-    // The image server is on loopback.
-    DOCLOOM_ALLOW_PRIVATE_NETWORK: 'true',
-  };
-  [a, b] = await Promise.all(['a', 'b'].map((n) => startServe(path.join(temp, n), env)));
-  db = new pg.Client({ connectionString: url });
-  await db.connect();
-  const form = new FormData();
-  form.append('file', new Blob([TEMPLATE]), 'slow-image.json');
-  const res = await fetch(`${a.url}/api/template`, { method: 'POST', body: form, headers: auth });
-  const body = (await res.json()) as { template: { uuid: string } };
-  assert.equal(res.status, 201, JSON.stringify(body));
-  uuid = body.template.uuid;
+  pair = await startTeamPair({
+    cluster: cluster as PgCluster, s3, bucket: BUCKET, temp, leaseMs: LEASE_MS, tokenName: 'idempotency test', template: { name: 'slow-image.json', json: TEMPLATE },
+  });
+  ({ a, b, auth, uuid, db } = pair);
 });
 
 after(async () => {
-  for (const s of [a, b]) if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-  await Promise.all([a, b].filter(Boolean).map((s) => s.exited));
-  await db?.end();
+  await stopTeamPair(pair);
   if (typeof cluster !== 'string') await cluster.stop();
   await s3.stop();
   images.close();

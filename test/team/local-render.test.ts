@@ -14,11 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
-import { BUILT, startServe, type ServeChild } from '../../scripts/lib/serve-child.js';
-import { openPgRepositories } from '../../server/store/pg/index.js';
-import { TokenAccess } from '../../server/services/token-access.js';
+import { BUILT, type ServeChild } from '../../scripts/lib/serve-child.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { startS3Server } from '../helpers/s3-server.js';
+import { startTeamPair, stopTeamPair, type TeamPair } from '../helpers/team-pair.js';
 import { pdfText } from '../helpers/pdf.js';
 import { makePng } from '../net/images.js';
 
@@ -55,6 +54,7 @@ const TEMPLATE = JSON.stringify({
   body: [{ type: 'paragraph', runs: ['Invoice {{number}}'] }, { type: 'image', src: '{{%logo}}' }],
 });
 
+let pair: TeamPair | undefined;
 let db: pg.Client;
 let a: ServeChild;
 let b: ServeChild;
@@ -63,15 +63,10 @@ let uuid: string;
 
 before(async () => {
   if (skip) return;
-  const url = await (cluster as PgCluster).createDatabase();
-  const repos = await openPgRepositories(url, { cacheDir: path.join(temp, 'cache') });
-  const { token } = await new TokenAccess(repos.tokens).create('local render test', false);
-  await repos.close();
-  auth = { authorization: `Bearer ${token}` };
-  const env = { DOCLOOM_DATABASE_URL: url, ...s3.serveEnv(BUCKET), DOCLOOM_QUEUE_LEASE_MS: String(LEASE_MS), DOCLOOM_ALLOW_PRIVATE_NETWORK: 'true' };
-  [a, b] = await Promise.all(['a', 'b'].map((n) => startServe(path.join(temp, n), env)));
-  db = new pg.Client({ connectionString: url });
-  await db.connect();
+  pair = await startTeamPair({
+    cluster: cluster as PgCluster, s3, bucket: BUCKET, temp, leaseMs: LEASE_MS, tokenName: 'local render test', template: { name: 'logo-invoice.json', json: TEMPLATE },
+  });
+  ({ a, b, auth, uuid, db } = pair);
   // Every job row inserted, and every change of a row's claim (attempt), as the database saw them.
   await db.query(`
     CREATE TABLE job_log (document_id bigint NOT NULL, op text NOT NULL, attempt integer NOT NULL, leased_by text, leased boolean NOT NULL);
@@ -85,19 +80,11 @@ before(async () => {
       $$ BEGIN INSERT INTO completions VALUES (NEW.id); RETURN NEW; END $$;
     CREATE TRIGGER count_completion AFTER UPDATE ON documents FOR EACH ROW
       WHEN (NEW.record->>'status' = 'completed') EXECUTE FUNCTION count_completion();`);
-  const form = new FormData();
-  form.append('file', new Blob([TEMPLATE]), 'logo-invoice.json');
-  const res = await fetch(`${a.url}/api/template`, { method: 'POST', body: form, headers: auth });
-  const body = (await res.json()) as { template: { uuid: string } };
-  assert.equal(res.status, 201, JSON.stringify(body));
-  uuid = body.template.uuid;
 });
 
 after(async () => {
   letThrough();
-  for (const s of [a, b]) if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-  await Promise.all([a, b].filter(Boolean).map((s) => s.exited));
-  await db?.end();
+  await stopTeamPair(pair);
   if (typeof cluster !== 'string') await cluster.stop();
   await s3.stop();
   images.close();
