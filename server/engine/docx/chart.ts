@@ -8,7 +8,7 @@
  */
 import type { Chart, ChartAxis, ChartLabels, ChartPlot, ChartRun, ChartSeries, ChartText } from '../model/types.js';
 import type { PartContext } from './context.js';
-import { accentColor, chartColor } from './chart-color.js';
+import { accentColor, chartColor, chartFill } from './chart-color.js';
 import { themeFont, type Theme } from './theme.js';
 import { emu } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
@@ -63,7 +63,7 @@ function readChartSpace(space: XElement, chartEl: XElement, theme: Theme): Chart
   const plotArea = child(chartEl, 'c:plotArea');
   const chart: Chart = { categories: [], plots: [], text: base };
   const area = child(space, 'c:spPr');
-  const fill = child(area, 'a:noFill') ? undefined : chartColor(child(area, 'a:solidFill'), theme);
+  const fill = child(area, 'a:noFill') ? undefined : chartFill(area, theme);
   if (fill) chart.fill = fill;
   const border = lineColor(area, theme);
   if (border) chart.border = border;
@@ -139,7 +139,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     if (cats && cats.length > chart.categories.length) chart.categories = cats;
     const values = numbersOf(child(ser, kind === 'scatter' ? 'c:yVal' : 'c:val'));
     const spPr = child(ser, 'c:spPr');
-    const fillColor = child(spPr, 'a:noFill') ? undefined : chartColor(child(spPr, 'a:solidFill'), theme);
+    const fillColor = child(spPr, 'a:noFill') ? undefined : chartFill(spPr, theme);
     const lineCol = lineColor(spPr, theme);
     const auto = accentColor(index, theme);
     const linear = kind === 'line' || kind === 'scatter';
@@ -170,7 +170,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     }
     for (const dPt of children(ser, 'c:dPt')) {
       const p = number(val(dPt, 'c:idx'));
-      const color = chartColor(child(child(dPt, 'c:spPr'), 'a:solidFill'), theme);
+      const color = chartFill(child(dPt, 'c:spPr'), theme);
       if (p === undefined || p < 0 || p >= points || !color) continue;
       series.pointColors ??= Array.from({ length: points }, () => undefined);
       series.pointColors[p] = color;

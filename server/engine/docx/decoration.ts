@@ -1,11 +1,12 @@
 /**
  * The fill and outline of a text box (DrawingML wps:wsp or VML v:shape / v:rect), so that a box that shows
  * as a coloured or outlined area in Word keeps it as the cell it becomes (white text on a dark box stays
- * readable). Gradients, patterns and pictures as fills, shadows and effects are not read.
+ * readable). A gradient fill is drawn in its mean colour (drawing-color.ts); patterns and pictures as fills,
+ * shadows and effects are not read.
  */
 import type { BorderLine } from '../model/types.js';
 import type { Theme } from './theme.js';
-import { themeColor } from './theme.js';
+import { drawingColor, fillColor } from './drawing-color.js';
 import { emu } from './units.js';
 import { child, type XElement } from './xml.js';
 
@@ -14,23 +15,8 @@ export interface Decoration {
   line?: BorderLine;
 }
 
-/** DrawingML scheme colour names → WordprocessingML theme colour names. */
-const SCHEME: Record<string, string> = { bg1: 'lt1', bg2: 'lt2', tx1: 'dk1', tx2: 'dk2', phClr: 'accent1' };
-const PRESET: Record<string, string> = { black: '#000000', white: '#ffffff', red: '#ff0000', green: '#008000', blue: '#0000ff', yellow: '#ffff00', gray: '#808080', grey: '#808080', silver: '#c0c0c0' };
-
-/** The colour of a:srgbClr / a:schemeClr / a:prstClr / a:sysClr inside `el` (luminance changes ignored). */
-function drawingColor(el: XElement | undefined, theme: Theme): string | undefined {
-  if (!el) return undefined;
-  const srgb = child(el, 'a:srgbClr')?.attrs.val;
-  if (srgb && /^[0-9a-fA-F]{6}$/.test(srgb)) return `#${srgb.toLowerCase()}`;
-  const scheme = child(el, 'a:schemeClr')?.attrs.val;
-  if (scheme) return themeColor(theme, SCHEME[scheme] ?? scheme);
-  const preset = child(el, 'a:prstClr')?.attrs.val;
-  if (preset) return PRESET[preset];
-  const sys = child(el, 'a:sysClr')?.attrs.lastClr;
-  if (sys && /^[0-9a-fA-F]{6}$/.test(sys)) return `#${sys.toLowerCase()}`;
-  return undefined;
-}
+/** VML colour names (fillcolor="red"); hex values pass through. */
+const VML_COLOR_NAMES: Record<string, string> = { black: '#000000', white: '#ffffff', red: '#ff0000', green: '#008000', blue: '#0000ff', yellow: '#ffff00', gray: '#808080', grey: '#808080', silver: '#c0c0c0' };
 
 export function shapeDecoration(wsp: XElement, theme: Theme): Decoration {
   return decorationOf(child(wsp, 'wps:spPr'), child(wsp, 'wps:style'), theme);
@@ -51,9 +37,9 @@ export { drawingColor };
 function decorationOf(spPr: XElement | undefined, style: XElement | undefined, theme: Theme): Decoration {
   const out: Decoration = {};
   if (!child(spPr, 'a:noFill')) {
-    const solid = child(spPr, 'a:solidFill');
+    const own = fillColor(spPr, theme);
     const ref = child(style, 'a:fillRef');
-    const fill = solid ? drawingColor(solid, theme) : ref && ref.attrs.idx !== '0' ? drawingColor(ref, theme) : undefined;
+    const fill = own ?? (ref && ref.attrs.idx !== '0' ? drawingColor(ref, theme) : undefined);
     if (fill) out.fill = fill;
   }
   const ln = child(spPr, 'a:ln');
@@ -70,7 +56,7 @@ function vmlColor(value: string | undefined, fallback: string): string | undefin
   const token = (value ?? fallback).trim().split(/\s+/)[0].toLowerCase();
   if (/^#[0-9a-f]{6}$/.test(token)) return token;
   if (/^#[0-9a-f]{3}$/.test(token)) return `#${token[1]}${token[1]}${token[2]}${token[2]}${token[3]}${token[3]}`;
-  return PRESET[token];
+  return VML_COLOR_NAMES[token];
 }
 
 function vmlOn(value: string | undefined): boolean {
