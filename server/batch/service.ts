@@ -15,6 +15,7 @@
  * rendered again after the restart, their files removed as orphans — so no row is lost or made twice; a row's
  * document is acknowledged by nothing but the batch's progress.
  */
+import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SHARD_SIZE, type BatchRecord, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
@@ -317,6 +318,9 @@ export class BatchService {
       const b = await this.deps.batches.get(id);
       if (!b || this.#stopping.has(id)) continue;
       const abort = new AbortController();
+      // Every row in flight listens on this one signal until it settles (render-pool.ts removes the listener then):
+      // up to inFlight at once is expected, not the leak Node's default warning at 11 suspects.
+      setMaxListeners(this.deps.inFlight + 1, abort.signal);
       const run = this.#run(b, abort.signal);
       this.#runs.set(id, { done: run.then(() => undefined, () => undefined), abort });
       try {
