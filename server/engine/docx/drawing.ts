@@ -19,10 +19,11 @@ import { shapeDecoration, vmlDecoration } from './decoration.js';
 import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
 import type { ImageLookup } from './package.js';
-import { toParagraphStyle } from './resolve.js';
+import { mergeR } from './props.js';
+import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { PARTLY_DRAWN } from './warnings.js';
 import { smartArtBlocks } from './smartart.js';
-import { anchoredFloats, vmlFloat } from './floats.js';
+import { anchoredFloats, vmlFloat, vmlWordArt } from './floats.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
 
@@ -262,7 +263,8 @@ function vmlLength(value: string | undefined): number | undefined {
   return Number.isFinite(n) ? n * factor[unit] : undefined;
 }
 
-function vmlStyle(style: string | undefined): Record<string, string> {
+/** A VML style attribute's declarations (name → value). */
+export function vmlStyle(style: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const decl of (style ?? '').split(';')) {
     const colon = decl.indexOf(':');
@@ -294,8 +296,14 @@ function readVmlContent(ctx: PartContext, pict: XElement): DrawingOutput {
   const css = vmlStyle(shape?.attrs.style);
   const width = vmlLength(css.width);
   const height = vmlLength(css.height);
-  // WordArt (v:textpath) is not drawn: its fill would paint a solid box.
-  if (shape && css.position === 'absolute' && !child(shape, 'v:textpath')) {
+  // WordArt (v:textpath): its string is what is drawn, not a box filled with its colour.
+  if (shape && css.position === 'absolute' && child(shape, 'v:textpath')) {
+    const text = child(shape, 'v:textpath')?.attrs.string ?? '';
+    const styles = ctx.doc.styles;
+    const art = vmlWordArt(ctx, shape, css, vmlLength, toRunStyle(mergeR(styles.docR, styles.paragraphStyle(undefined).r), text));
+    return art ? { blocks: [art], positioned: true } : { blocks };
+  }
+  if (shape && css.position === 'absolute') {
     const float = vmlFloat(ctx, shape, css, vmlLength, blocks);
     if (float) return { blocks: [float], positioned: true };
   }

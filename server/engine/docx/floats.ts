@@ -4,12 +4,13 @@
  * text wraps around it, its preset shape, fill and outline. A group (wpg:wgp) or drawing canvas (wpc:wpc) gives
  * one float per shape inside it, its child transform applied.
  */
-import type { Block, BorderLine, Table, TableCell, TableRow } from '../model/types.js';
+import type { Block, BorderLine, Paragraph, RunStyle, Table, TableCell, TableRow } from '../model/types.js';
 import type { FloatAxis, FloatFromX, FloatFromY, FloatPlacement, FloatShape } from '../model/floats.js';
 import { childThroughAlternate } from './alternate.js';
 import type { PartContext } from './context.js';
 import { drawingColor, shapeDecoration, vmlDecoration, type Decoration } from './decoration.js';
-import { imageParagraph, imageRun, textBoxBlocks } from './drawing.js';
+import { imageParagraph, imageRun, textBoxBlocks, vmlStyle } from './drawing.js';
+import { toParagraphStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
 import { child, children, textOf, type XElement } from './xml.js';
 
@@ -233,15 +234,8 @@ const VML_GEOMETRY: Record<string, FloatShape['geometry']> = { 'v:rect': 'rect',
  * `length` reads a VML length in points.
  */
 export function vmlFloat(ctx: PartContext, shape: XElement, css: Record<string, string>, length: (v: string | undefined) => number | undefined, blocks: Block[]): Table | null {
-  const width = length(css.width);
-  const height = length(css.height);
-  if (!width || !height) return null;
-  const x = vmlAxis(length(css['margin-left'] ?? css.left), css['mso-position-horizontal'], VML_FROM_X[css['mso-position-horizontal-relative'] ?? 'text'] ?? 'column');
-  const y = vmlAxis(length(css['margin-top'] ?? css.top), css['mso-position-vertical'], VML_FROM_Y[css['mso-position-vertical-relative'] ?? 'text'] ?? 'paragraph');
-  const wrapType = child(shape, 'w10:wrap')?.attrs.type;
-  const wrap: FloatPlacement['wrap'] = wrapType === 'square' || wrapType === 'tight' || wrapType === 'through' ? 'square' : wrapType === 'topAndBottom' ? 'topAndBottom' : 'none';
-  const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap };
-  if (Number(css['z-index']) < 0) placement.behind = true;
+  const placement = vmlPlacement(shape, css, length);
+  if (!placement) return null;
   const geometry = VML_GEOMETRY[shape.name] ?? 'rect';
   const decoration = vmlDecoration(shape);
   if (decoration.fill || decoration.line) {
@@ -254,4 +248,68 @@ export function vmlFloat(ctx: PartContext, shape: XElement, css: Record<string, 
   const parts = (inset ?? '').split(',').map((v) => length(v.trim()));
   const margins = { left: parts[0] ?? INSET_X, top: parts[1] ?? INSET_Y, right: parts[2] ?? INSET_X, bottom: parts[3] ?? INSET_Y };
   return floatTable(placement, blocks, margins);
+}
+
+/** Where an absolutely positioned VML shape sits and how text goes round it; null without a size. */
+function vmlPlacement(shape: XElement, css: Record<string, string>, length: (v: string | undefined) => number | undefined): FloatPlacement | null {
+  const width = length(css.width);
+  const height = length(css.height);
+  if (!width || !height) return null;
+  const x = vmlAxis(length(css['margin-left'] ?? css.left), css['mso-position-horizontal'], VML_FROM_X[css['mso-position-horizontal-relative'] ?? 'text'] ?? 'column');
+  const y = vmlAxis(length(css['margin-top'] ?? css.top), css['mso-position-vertical'], VML_FROM_Y[css['mso-position-vertical-relative'] ?? 'text'] ?? 'paragraph');
+  const wrapType = child(shape, 'w10:wrap')?.attrs.type;
+  const wrap: FloatPlacement['wrap'] = wrapType === 'square' || wrapType === 'tight' || wrapType === 'through' ? 'square' : wrapType === 'topAndBottom' ? 'topAndBottom' : 'none';
+  const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap };
+  if (Number(css['z-index']) < 0) placement.behind = true;
+  return placement;
+}
+
+/**
+ * WordArt (a VML shape with v:textpath, what Word's watermarks "CONFIDENTIAL", "DRAFT" are): its string in its
+ * font and fill colour, as large as fits the shape, centred in it and turned by the shape's rotation. The fill's
+ * opacity is mixed with white (the painter draws opaque colours; on paper that is what a see-through fill shows).
+ * Word stretches the letters to fill the shape exactly (fitshape); here they keep their proportions.
+ */
+export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string, string>, length: (v: string | undefined) => number | undefined, run: RunStyle): Table | null {
+  const textpath = child(shape, 'v:textpath');
+  const text = (textpath?.attrs.string ?? '').replace(/\s+/g, ' ').trim();
+  const placement = vmlPlacement(shape, css, length);
+  if (!text || !placement) return null;
+  const rotation = Number.parseFloat(css.rotation ?? '');
+  if (Number.isFinite(rotation) && rotation % 360 !== 0) placement.rotation = rotation;
+  const font = vmlStyle(textpath?.attrs.style);
+  const style: RunStyle = { ...run };
+  const family = font['font-family']?.replace(/^["']+|["']+$/g, '').trim();
+  if (family) style.font = family;
+  if (/bold|[6-9]00/.test(font['font-weight'] ?? '')) style.bold = true;
+  if (/italic/.test(font['font-style'] ?? '')) style.italic = true;
+  const fill = vmlDecoration(shape).fill ?? '#c0c0c0';
+  style.color = seeThrough(fill, opacityOf(child(shape, 'v:fill')?.attrs.opacity));
+  style.size = round2(Math.max(1, Math.min(placement.height * 0.85, (placement.width * 0.95) / emsOf(text))));
+  const paragraph: Paragraph = { type: 'paragraph', runs: [{ type: 'text', text, style }], style: { ...toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }), align: 'center' } };
+  return floatTable(placement, [paragraph], NO_MARGINS, 'middle');
+}
+
+/** A rough width of `text` in ems, before any font is at hand: ideographs a full em, capitals wider than the rest. */
+function emsOf(text: string): number {
+  let ems = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    ems += cp >= 0x2e80 ? 1 : ch === ' ' ? 0.25 : ch >= 'A' && ch <= 'Z' ? 0.62 : 0.5;
+  }
+  return Math.max(1, ems);
+}
+
+/** VML opacity: "0.5", ".5", "50%" or 16.16 fixed point ("32768f"); 1 when absent or unreadable. */
+function opacityOf(value: string | undefined): number {
+  const v = (value ?? '').trim();
+  const n = Number.parseFloat(v);
+  if (!Number.isFinite(n)) return 1;
+  const o = v.endsWith('%') ? n / 100 : v.endsWith('f') ? n / 65536 : n;
+  return Math.max(0, Math.min(1, o));
+}
+
+function seeThrough(color: string, opacity: number): string {
+  const mix = [1, 3, 5].map((i) => Math.round(parseInt(color.slice(i, i + 2), 16) * opacity + 255 * (1 - opacity)));
+  return `#${mix.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }

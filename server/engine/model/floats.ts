@@ -47,6 +47,11 @@ export interface FloatPlacement {
   wrap: 'none' | 'square' | 'topAndBottom';
   /** Drawn under the text (Word's behindDoc). */
   behind?: boolean;
+  /**
+   * Turned by this many degrees clockwise about its middle (VML `rotation`). Only WordArt — a watermark such as
+   * "CONFIDENTIAL" across the page — is drawn turned: its text is all there is of it. Other floats stay upright.
+   */
+  rotation?: number;
   /** Space kept free around it by wrapped text (points). */
   distance?: { top: number; right: number; bottom: number; left: number };
   shape?: FloatShape;

@@ -118,7 +118,26 @@ export function drawFloat(emitter: Emitter, t: LaidTable, f: FloatPlacement, r: 
   if (shape) own.push(shape);
   emitter.grid(t, r.x - t.x, r.y, fields);
   emitter.out = page;
+  if (finite(f.rotation) && f.rotation % 360 !== 0) turnText(own, f.rotation, r);
   return own;
+}
+
+/**
+ * Turns a float's text `degrees` clockwise about the middle of `r` (WordArt): each piece's baseline start moves
+ * round the middle and its text is drawn at that angle (counter-clockwise in the painter's terms).
+ */
+function turnText(boxes: Box[], degrees: number, r: Rect): void {
+  const phi = (degrees * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(phi), Math.sin(phi)];
+  const [cx, cy] = [r.x + r.w / 2, r.y + r.h / 2];
+  for (const b of boxes) {
+    if (b.kind !== 'text') continue;
+    // Clockwise on a page whose y grows downwards: (dx, dy) → (dx·cos φ − dy·sin φ, dx·sin φ + dy·cos φ).
+    const [dx, dy] = [b.x - cx, b.y - cy];
+    b.x = cx + dx * cos - dy * sin;
+    b.y = cy + dx * sin + dy * cos;
+    b.angle = (((b.angle ?? 0) - degrees) % 360 + 360) % 360;
+  }
 }
 
 /**
