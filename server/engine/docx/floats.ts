@@ -277,6 +277,7 @@ export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string
   if (!text || !placement) return null;
   const rotation = Number.parseFloat(css.rotation ?? '');
   if (Number.isFinite(rotation) && rotation % 360 !== 0) placement.rotation = rotation;
+  placement.decorative = true;
   const font = vmlStyle(textpath?.attrs.style);
   const style: RunStyle = { ...run };
   const family = font['font-family']?.replace(/^["']+|["']+$/g, '').trim();

@@ -52,6 +52,12 @@ export interface FloatPlacement {
    * "CONFIDENTIAL" across the page — is drawn turned: its text is all there is of it. Other floats stay upright.
    */
   rotation?: number;
+  /**
+   * Its text is decoration (WordArt: a watermark), drawn but kept out of the PDF's text layer, as LibreOffice (which
+   * draws it as outlines) keeps it: copying or searching the page finds the body's words, not "CONFIDENTIAL" wedged
+   * between them.
+   */
+  decorative?: boolean;
   /** Space kept free around it by wrapped text (points). */
   distance?: { top: number; right: number; bottom: number; left: number };
   shape?: FloatShape;

@@ -107,7 +107,12 @@ export class Painter {
     for (const b of boxes) {
       switch (b.kind) {
         case 'text':
-          this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
+          if (b.decorative) {
+            // An empty ActualText: readers show the glyphs but copy, search and extract nothing for them.
+            this.raw('/Span <</ActualText ()>> BDC');
+            this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle, true);
+            this.raw('EMC');
+          } else this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
           break;
         case 'fill':
           if (!(b.w > 0) || !(b.h > 0)) break;
@@ -185,12 +190,13 @@ export class Painter {
     (this.doc.internal as unknown as { write(line: string): void }).write(operator);
   }
 
-  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number): void {
+  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number, hidden = false): void {
     const original = text;
     text = this.fonts.drawable(face, text);
     if (!text) return;
-    // Boxes drawn for characters no font has: the text layer (copy, search, pdftotext) keeps the characters.
-    const actual = face.drawsAllAs !== null;
+    // Boxes drawn for characters no font has: the text layer (copy, search, pdftotext) keeps the characters (unless
+    // the text is hidden from it altogether, inside the caller's empty ActualText).
+    const actual = face.drawsAllAs !== null && !hidden;
     if (actual) this.raw(`/Span <</ActualText <FEFF${utf16Hex(original)}>>> BDC`);
     if (face !== this.face) {
       const [name, style] = this.fonts.select(face);

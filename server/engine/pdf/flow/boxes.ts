@@ -20,6 +20,8 @@ export interface TextBox {
   color: Rgb;
   /** Rotation in degrees counter-clockwise around (x, y) (a chart's vertical axis title); absent: upright. */
   angle?: number;
+  /** Decoration (a watermark): drawn, but kept out of the text layer (copy, search, text extraction). */
+  decorative?: boolean;
 }
 
 /** A filled rectangle (cell and paragraph shading, highlight, page background). */

@@ -119,6 +119,7 @@ export function drawFloat(emitter: Emitter, t: LaidTable, f: FloatPlacement, r: 
   emitter.grid(t, r.x - t.x, r.y, fields);
   emitter.out = page;
   if (finite(f.rotation) && f.rotation % 360 !== 0) turnText(own, f.rotation, r);
+  if (f.decorative === true) for (const b of own) if (b.kind === 'text') b.decorative = true;
   return own;
 }
 
