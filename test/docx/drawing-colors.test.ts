@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileTemplate, renderPdf } from '../../server/engine/index.js';
-import { countPixels, near, raster } from '../engine/pdf/helpers.js';
+import { countPixels, near, raster, words } from '../engine/pdf/helpers.js';
 import { buildDocx } from './build-docx.js';
 
 const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
@@ -74,4 +74,23 @@ test('corpus: SmartArt boxes take the colours LibreOffice paints (accent with ti
     // Each is a filled area of several square centimetres: hundreds of pixels at 50 dpi.
     assert.ok(n > 400, `${what} (${rgb.join(',')}): ${n} pixels`);
   }
+});
+
+test('corpus: a SmartArt process diagram is drawn as Word saved it — rounded boxes at their offsets with their labels centred, the arrows between them, the text after it below its frame (testWORD_diagramData)', { skip: !fs.existsSync(CORPUS) && 'corpus not found' }, async () => {
+  const pdf = await render(fs.readFileSync(path.join(CORPUS, 'tika__testWORD_diagramData.docx')));
+  const all = words(pdf);
+  // drawing1.xml: the first box at (0.38, 91.95) pt from the diagram's top left, 113.48 × 68.09; the diagram
+  // (252 pt tall) sits at the 1-inch margins.
+  const from = all.find((w) => w.text === 'From')!;
+  const here = all.find((w) => w.text === 'here' && w.xMin > from.xMin && w.xMin < 190)!;
+  const box = { x: 72.38, y: 72 + 91.95, w: 113.48, h: 68.09 };
+  const mid = { x: (from.xMin + here.xMax) / 2, y: (from.yMin + from.yMax) / 2 };
+  assert.ok(Math.abs(mid.x - (box.x + box.w / 2)) < 3 && Math.abs(mid.y - (box.y + box.h / 2)) < 6, `label centred at ${mid.x},${mid.y}`);
+  // The box's fill (accent 1) around its label, and the arrow (a lighter accent) in the gap after it.
+  const page = raster(pdf, 1, 72);
+  assert.ok(countPixels(page, 72, { x: box.x + 2, y: box.y + 2, w: 8, h: box.h - 4 }, (px) => near(px, [68, 114, 196], 30)) > 100, 'the box is filled');
+  const arrow = countPixels(page, 72, { x: 72 + 125.2, y: 72 + 111.9, w: 24, h: 28 }, (px) => px[0] + px[1] + px[2] < 700);
+  assert.ok(arrow > 150, `arrow pixels: ${arrow}`);
+  const regular = all.find((w) => w.text === 'regular')!;
+  assert.ok(regular.yMin > 72 + 252, `the paragraph after the diagram starts at ${regular.yMin}`);
 });

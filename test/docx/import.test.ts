@@ -421,7 +421,7 @@ test('text boxes, SmartArt and other floating content degrade to readable text',
   assert.deepEqual(bodyTexts(model), ['anchor text', 'In the box {tag}', 'Step {one}', 'Step two', 'chart caption', 'a²+b²']);
 });
 
-test('SmartArt with its drawing part: the labels stay where Word drew them, as a borderless table of the diagram', () => {
+test('SmartArt with its drawing part: each shape is a float where Word drew it, with its fill and its label, in a borderless table that holds the diagram\'s place', () => {
   // A 2×2 grid as Word saves it (drawing1.xml): the top-right and bottom-left shapes rotated, their text turned
   // back upright; each label centred in its coloured square; listed in an order that is not the reading order.
   const square = (x: number, y: number, text: string, rot = 0): string =>
@@ -448,17 +448,21 @@ test('SmartArt with its drawing part: the labels stay where Word drew them, as a
   const body = model.sections[0].body;
   // The paragraph that only held the diagram is replaced by it; the labels read row by row, left to right.
   assert.deepEqual(bodyTexts(model), ['before', '{user}', 'I', 'J', 'Name', 'after']);
-  const [table] = tables(body);
-  assert.ok(body[1] === table);
-  // Columns from the shapes' edges (100 pt squares, a 4 pt gap, the frame 220 pt wide); rows: 10 pt above, the
-  // two rows of squares with a 4 pt gap, and the rest of the 240 pt frame.
-  assert.deepEqual(table.columns, [100, 4, 100, 16]);
-  assert.deepEqual(table.rows.map((r) => r.height), [10, 100, 4, 100, 26]);
-  assert.deepEqual(table.style, { borders: null, cellPadding: 0 });
-  const labelCells = table.rows.flatMap((r) => r.cells.filter((c) => c.blocks.length > 0));
-  assert.equal(labelCells.length, 4, 'one cell per shape of the 2×2 grid');
-  for (const cell of labelCells) {
-    assert.equal(cell.shading, '#4472c4');
+  const [canvas] = tables(body);
+  assert.ok(body[1] === canvas);
+  // The frame's size: 220 × 240 pt, borderless, one cell.
+  assert.deepEqual(canvas.columns, [220]);
+  assert.deepEqual(canvas.rows.map((r) => r.height), [240]);
+  assert.equal(canvas.style?.borders, null);
+  const floats = canvas.rows[0].cells[0].blocks.filter((b) => b.type === 'table');
+  // One float per coloured square (the arrow has neither fill nor text: nothing to draw), in reading order, each at
+  // its offset from the diagram's top left: 100 pt squares, a 4 pt gap, 10 pt down.
+  assert.deepEqual(floats.map((t) => [t.style?.float?.x.offset, t.style?.float?.y.offset, t.style?.float?.width, t.style?.float?.height]), [[0, 10, 100, 100], [104, 10, 100, 100], [0, 114, 100, 100], [104, 114, 100, 100]]);
+  for (const t of floats) {
+    assert.deepEqual([t.style?.float?.x.from, t.style?.float?.y.from, t.style?.float?.wrap], ['column', 'paragraph', 'none']);
+    // A pie wedge is not a drawn outline: its filled box stands in for it.
+    assert.deepEqual(t.style?.float?.shape, { geometry: 'rect', fill: '#4472c4' });
+    const cell = t.rows[0].cells[0];
     assert.equal(cell.vAlign, 'middle');
     const para = cell.blocks[0] as Paragraph;
     assert.equal(para.style?.align, 'center');
@@ -466,8 +470,6 @@ test('SmartArt with its drawing part: the labels stay where Word drew them, as a
     // White text in the theme's minor font at the list style's size, on the shape's fill.
     assert.deepEqual(runs(para)[0].style, { font: 'Calibri', size: 21, color: '#ffffff' });
   }
-  // Every row fills the four columns.
-  for (const row of table.rows) assert.equal(row.cells.reduce((n, c) => n + (c.colSpan ?? 1), 0), 4);
 });
 
 test('the main part is found through the package relationships (Office 365 writes word/document2.xml)', () => {

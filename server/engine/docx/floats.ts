@@ -79,7 +79,7 @@ function moved(base: FloatPlacement, rect: Rect, whole: { w: number; h: number }
  * The float as a one-cell table at least its size. Text that does not fit a fixed-size box runs past its foot
  * (Word cuts it at the box's edge, half lines included; a wrong font metric would else hide a whole line).
  */
-function floatTable(placement: FloatPlacement, blocks: Block[], margins: TableCell['margins'], vAlign?: TableCell['vAlign']): Table {
+export function floatTable(placement: FloatPlacement, blocks: Block[], margins: TableCell['margins'], vAlign?: TableCell['vAlign']): Table {
   const cell: TableCell = { blocks, margins };
   if (vAlign && vAlign !== 'top') cell.vAlign = vAlign;
   const row: TableRow = { cells: [cell], height: placement.height };
@@ -96,10 +96,11 @@ const PRESETS: Record<string, FloatShape['geometry']> = {
   round2SameRect: 'roundRect', roundRect: 'roundRect', flowChartAlternateProcess: 'roundRect', ellipse: 'ellipse',
   flowChartConnector: 'ellipse', line: 'line', straightConnector1: 'line', bentConnector2: 'line', bentConnector3: 'line',
   curvedConnector3: 'line', triangle: 'triangle', diamond: 'diamond', flowChartDecision: 'diamond', textBox: 'rect',
+  rightArrow: 'rightArrow', leftArrow: 'leftArrow', homePlate: 'homePlate', chevron: 'chevron',
 };
 
 /** A DrawingML shape's preset geometry, fill, outline and arrowheads (null: nothing to draw). */
-function shapeOf(ctx: PartContext, spPr: XElement | undefined, style: XElement | undefined, decoration: Decoration, xfrm: XElement | undefined): FloatShape | undefined {
+export function shapeOf(ctx: PartContext, spPr: XElement | undefined, style: XElement | undefined, decoration: Decoration, xfrm: XElement | undefined): FloatShape | undefined {
   const preset = child(spPr, 'a:prstGeom')?.attrs.prst ?? (child(spPr, 'a:custGeom') ? undefined : 'rect');
   const geometry = preset ? PRESETS[preset] : undefined;
   if (!geometry) return undefined;
@@ -141,7 +142,7 @@ function bodyLayout(bodyPr: XElement | undefined): { margins: NonNullable<TableC
   };
 }
 
-const NO_MARGINS = { left: 0, right: 0, top: 0, bottom: 0 };
+export const NO_MARGINS = { left: 0, right: 0, top: 0, bottom: 0 };
 
 function xfrmRect(xfrm: XElement | undefined): Rect | undefined {
   const off = child(xfrm, 'a:off');

@@ -12,6 +12,7 @@ import type { Block, Paragraph, RunStyle, Table, TableCell, TableRow } from '../
 import type { PartContext } from './context.js';
 import { diagramShapeDecoration, drawingColor, styleFontColor } from './decoration.js';
 import { mergeR } from './props.js';
+import { smartArtCanvas } from './smartart-canvas.js';
 import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
@@ -48,9 +49,15 @@ export function smartArtBlocks(ctx: PartContext, relIds: XElement | undefined, f
   // The data model names its drawing part (dsp:dataModelExt relId, a relationship of the part showing it).
   const drawingRel = rels.get(descendant(dataModel, 'dsp:dataModelExt')?.attrs.relId ?? '');
   const drawing = drawingRel && !drawingRel.external ? ctx.doc.pkg.xml(drawingRel.target, true) : undefined;
-  const shapes = descendants(drawing, 'dsp:sp')
-    .map((sp) => readShape(ctx, sp))
-    .filter((s): s is ArtShape => s !== undefined);
+  const sps = descendants(drawing, 'dsp:sp');
+  if (frameWidth && frameHeight && sps.length > 0) {
+    const canvas = smartArtCanvas(ctx, sps, frameWidth, frameHeight, (sp) => {
+      const s = readShape(ctx, sp);
+      return s && { x: s.x, y: s.y, width: s.width, height: s.height, vAlign: s.vAlign, paragraphs: s.labels.map((label) => labelParagraph(label, s)) };
+    });
+    if (canvas) return [canvas];
+  }
+  const shapes = sps.map((sp) => readShape(ctx, sp)).filter((s): s is ArtShape => s !== undefined);
   if (shapes.length > 0) return [layoutTable(shapes, frameWidth, frameHeight)];
   return dataPointParagraphs(ctx, dataModel);
 }

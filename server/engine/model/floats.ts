@@ -23,7 +23,8 @@ export interface FloatAxis<F> {
 
 /** A preset shape drawn under the float's content: Word's a:prstGeom (or a VML shape). */
 export interface FloatShape {
-  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond';
+  /** Block arrows point right (`rightArrow`, `homePlate`, `chevron`) or left (`leftArrow`), in their box. */
+  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond' | 'rightArrow' | 'leftArrow' | 'homePlate' | 'chevron';
   fill?: string;
   line?: BorderLine;
   /** Lines: drawn from the bottom-left instead of the top-left corner (flipH xor flipV). */

@@ -53,8 +53,41 @@ export function drawShape(doc: jsPDF, b: ShapeBox): void {
     case 'diamond':
       doc.lines([[w / 2, h / 2], [-w / 2, h / 2], [-w / 2, -h / 2], [w / 2, -h / 2]], x + w / 2, y, [1, 1], style, true);
       break;
+    case 'rightArrow':
+    case 'leftArrow':
+    case 'homePlate':
+    case 'chevron':
+      polygon(doc, arrowPoints(b.geometry, x, y, w, h), style);
+      break;
     default:
       doc.rect(x, y, w, h, style);
   }
   if (stroke?.dash) doc.setLineDashPattern([], 0);
+}
+
+/** A closed polygon through `points` (absolute x, y pairs). */
+function polygon(doc: jsPDF, points: Array<[number, number]>, style: string): void {
+  const [first, ...rest] = points;
+  const steps: Array<[number, number]> = rest.map(([px, py], i) => [px - points[i][0], py - points[i][1]]);
+  doc.lines(steps, first[0], first[1], [1, 1], style, true);
+}
+
+/**
+ * The outline of a block arrow in its box, with DrawingML's default adjustments (ECMA-376 presetShapeDefinitions):
+ * an arrow's shaft half the box's height and its head as long as half the shorter side; a pentagon's (homePlate)
+ * and a chevron's point as deep as half the shorter side.
+ */
+function arrowPoints(geometry: 'rightArrow' | 'leftArrow' | 'homePlate' | 'chevron', x: number, y: number, w: number, h: number): Array<[number, number]> {
+  const head = Math.min(w, h) / 2;
+  const mid = y + h / 2;
+  switch (geometry) {
+    case 'rightArrow':
+      return [[x, mid - h / 4], [x + w - head, mid - h / 4], [x + w - head, y], [x + w, mid], [x + w - head, y + h], [x + w - head, mid + h / 4], [x, mid + h / 4]];
+    case 'leftArrow':
+      return [[x + w, mid - h / 4], [x + head, mid - h / 4], [x + head, y], [x, mid], [x + head, y + h], [x + head, mid + h / 4], [x + w, mid + h / 4]];
+    case 'homePlate':
+      return [[x, y], [x + w - head, y], [x + w, mid], [x + w - head, y + h], [x, y + h]];
+    case 'chevron':
+      return [[x, y], [x + w - head, y], [x + w, mid], [x + w - head, y + h], [x, y + h], [x + head, mid]];
+  }
 }

@@ -6,6 +6,7 @@
 import type { Face } from '../fonts/faces.js';
 import type { Rgb } from '../layout/color.js';
 import type { PreparedImage } from '../images.js';
+import type { FloatShape } from '../../model/floats.js';
 
 /** A run of text drawn in one face, size and colour; `y` is its baseline. */
 export interface TextBox {
@@ -107,7 +108,7 @@ export interface PathBox {
 /** A floating object's preset shape (model/floats.ts), filled and/or outlined; lines may end in arrowheads. */
 export interface ShapeBox {
   kind: 'shape';
-  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond';
+  geometry: FloatShape['geometry'];
   x: number;
   y: number;
   w: number;
