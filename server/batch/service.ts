@@ -26,12 +26,13 @@ import type { Limits } from '../config.js';
 import type { Renderer } from '../services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../services/render-core.js';
 import type { TemplateService } from '../services/templates.js';
-import { addMinutes, nowIso } from '../services/datetime.js';
+import { nowIso } from '../services/datetime.js';
 import { ServiceError, Violations } from '../services/errors.js';
 import { optionalExpiration, optionalFlag, optionalLocale, optionalString } from '../services/validate.js';
 import { isNoSpace } from '../errors/storage.js';
 import { readRows, scanRows, type RowsLimits } from './rows/index.js';
 import { outputNamesOf } from './naming.js';
+import { rowDocument } from './row-document.js';
 
 export interface BatchServiceDeps {
   batches: BatchRepo;
@@ -472,29 +473,13 @@ export class BatchService {
 
   /** The row's document: file durable first, then the record (docs/store.md, "Write order"). True when completed. */
   async #record(b: BatchRecord, row: number, name: string, outcome: RenderOutcome): Promise<boolean> {
-    const now = nowIso();
     const id = this.#local.documents.nextId();
     const doc: DocumentRecord = {
-      id,
+      ...rowDocument(b, id, row, name),
       status: outcome.ok ? 'completed' : 'failed',
-      output_filename: name,
-      output_type: b.output_type,
-      template_id: b.template_id,
-      template_uuid: b.template_uuid,
-      editable: 0,
-      password: b.password,
-      test: b.test,
-      locale: b.locale,
-      expires_at: addMinutes(now, b.expiration),
-      expired: 0,
       error: outcome.ok ? null : { code: outcome.code, message: outcome.message, ...(outcome.field ? { field: outcome.field } : {}) },
       pages: outcome.ok ? outcome.pages : null,
       size: outcome.ok ? outcome.bytes.byteLength : null,
-      has_editable: false,
-      batch_id: b.id,
-      batch_row: row,
-      created_at: now,
-      updated_at: now,
     };
     if (!outcome.ok && outcome.internal) this.deps.log(`batch ${b.id} row ${row}: render failed: ${outcome.detail ?? outcome.message}`);
     if (outcome.ok) await this.#writes.run(() => this.#local.files.write(id, b.output_type, outcome.bytes));

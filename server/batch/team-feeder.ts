@@ -11,14 +11,16 @@
  * (documents_batch_row, schema 5, makes a row reached by both a stored-once row). A cancel or delete on any
  * instance changes the batch in the database; the holder sees it at its next window and stops.
  */
-import type { BatchRecord, DocumentRecord, TemplateRecord } from '../store/index.js';
+import type { BatchRecord, TemplateRecord } from '../store/index.js';
 import type { BatchRepo, DocumentRepo } from '../store/repositories.js';
 import { QUEUE_PRIORITY, type JobQueue } from '../store/queue.js';
 import type { TemplateService } from '../services/templates.js';
 import type { QueuedRequest } from '../services/documents.js';
-import { addMinutes, nowIso } from '../services/datetime.js';
+import { nowIso } from '../services/datetime.js';
+import { isDatabaseUnavailable } from '../errors/database.js';
 import { readRows, type RowsLimits } from './rows/index.js';
 import { outputNamesOf } from './naming.js';
+import { rowDocument } from './row-document.js';
 
 /** How often every instance looks for batches nobody holds (a new one, or a dead holder's). */
 const LOOK_MS = 1_000;
@@ -50,10 +52,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class Hold {
   lost = false;
   readonly #renew: NodeJS.Timeout;
+  /** The renewal under way: a renewal landing after the let-go would take the batch again. */
+  #renewing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: TeamFeederDeps, private readonly id: number) {
     this.#renew = setInterval(() => {
-      deps.batches.hold!(id, deps.instance, deps.leaseMs).then(
+      this.#renewing = deps.batches.hold!(id, deps.instance, deps.leaseMs).then(
         (held) => {
           if (!held) this.lost = true;
         },
@@ -65,6 +69,7 @@ class Hold {
 
   async letGo(): Promise<void> {
     clearInterval(this.#renew);
+    await this.#renewing;
     if (!this.lost) await this.deps.batches.letGo!(this.id, this.deps.instance).catch(() => undefined);
   }
 }
@@ -100,7 +105,7 @@ export class TeamBatchFeeder {
           if (this.#closed) return;
           if (this.#feeding.has(b.id) || !(await this.deps.batches.hold!(b.id, this.deps.instance, this.deps.leaseMs))) continue;
           const run = this.#feed(b.id)
-            .catch((err: unknown) => this.deps.log(`batch ${b.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+            .catch((err: unknown) => this.#failed(b.id, err))
             .finally(() => this.#feeding.delete(b.id));
           this.#feeding.set(b.id, run);
         }
@@ -113,6 +118,21 @@ export class TeamBatchFeeder {
     } finally {
       this.#looking = false;
     }
+  }
+
+  /**
+   * The feeding stopped on an error. The database away: the batch is left as it is, and an instance holds it again
+   * once the database is back (its rows with a document are skipped). Anything else (the rows file unreadable, say)
+   * would stop every holder alike: the batch ends `failed`, as on the desktop.
+   */
+  async #failed(id: number, err: unknown): Promise<void> {
+    this.deps.log(`batch ${id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (this.#closed || isDatabaseUnavailable(err)) return;
+    // Cancelled or deleted meanwhile (its rows file removed under the reader, say): nothing to say.
+    if (!running(await this.deps.batches.get(id).catch(() => undefined))) return;
+    await this.deps.batches
+      .update(id, { status: 'failed', error: { code: 'render_failed', message: 'The batch stopped on an unexpected error (logged).' }, updated_at: nowIso() })
+      .catch(() => undefined);
   }
 
   /** Stops feeding: the batches held here are let go (another instance goes on with them at once). */
@@ -160,7 +180,7 @@ export class TeamBatchFeeder {
             waiting = (await batches.progress!(id)).waiting;
           } while (waiting >= this.deps.window);
         } else if (this.#closed || hold.lost) return;
-        const record = await this.#rowRecord(b, row.row, name);
+        const record = rowDocument(b, await this.deps.documents.nextId(), row.row, name);
         const stored = await queue.enqueueBatchRow(record, this.#request(b, template, row.data, name), QUEUE_PRIORITY.batchRow);
         // Not stored: the batch was cancelled or deleted, or another holder made the row (this one lost its lease).
         if (!stored && !(await this.#stillMine(id, hold))) return;
@@ -191,33 +211,6 @@ export class TeamBatchFeeder {
       if (queued[0] === oldest) queued.shift();
     });
     await Promise.race([finished, sleep(WINDOW_POLL_MS)]);
-  }
-
-  /** A row's document as the queue stores it: `pending`, named, carrying batch_id and batch_row. */
-  async #rowRecord(b: BatchRecord, row: number, name: string): Promise<DocumentRecord> {
-    const now = nowIso();
-    return {
-      id: await this.deps.documents.nextId(),
-      status: 'pending',
-      output_filename: name,
-      output_type: b.output_type,
-      template_id: b.template_id,
-      template_uuid: b.template_uuid,
-      editable: 0,
-      password: b.password,
-      test: b.test,
-      locale: b.locale,
-      expires_at: addMinutes(now, b.expiration),
-      expired: 0,
-      error: null,
-      pages: null,
-      size: null,
-      has_editable: false,
-      batch_id: b.id,
-      batch_row: row,
-      created_at: now,
-      updated_at: now,
-    };
   }
 
   /** What any instance's taker renders the row from (DocumentService.renderClaimed), as for an `async=1` document. */

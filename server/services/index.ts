@@ -29,7 +29,11 @@ export interface Services {
   signIn: SignInCodes;
   templates: TemplateService;
   documents: DocumentService;
-  batches: BatchService;
+  /**
+   * Absent only on a shared database opened without a file storage for rows files (a test's services over bare
+   * repositories); `docloom serve` and the desktop always have batches.
+   */
+  batches?: BatchService;
   links: SignedLinks;
   settings: SettingsService;
   renderer: Renderer;
@@ -91,9 +95,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   // dead instance's are taken over once their lease runs out.
   const interrupted = shared ? 0 : await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
-  // A shared database opened without a file storage (docloom migrate's) has no batches; a served one always has.
-  if (!repos.batches) throw new Error('createServices needs a store with batches (a shared database opened with its file storage)');
-  const batches = new BatchService({
+  const batches = repos.batches && new BatchService({
     batches: repos.batches,
     // The desktop renders its batches itself; a team server feeds them to the shared queue (batch/team-feeder.ts).
     ...(store ? { local: { documents: store.documents, files: store.files } } : {}),
@@ -121,7 +123,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
     allowPrivateNetwork: () => settings.allowPrivateNetwork(),
     log: logger.error,
   });
-  const resumed = await batches.resume();
+  const resumed = batches ? await batches.resume() : 0;
   if (resumed > 0) logger.info(`batches: ${resumed} batch(es) left unfinished by the last run go on`);
   let closing = false;
   const sweeper = startSweeper(
@@ -154,14 +156,14 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
       sweeper.stop();
       settings.stop();
       // No new batch rows; the ones in flight end with the pool (an `interrupted` one is rendered after a restart).
-      batches.stop();
+      batches?.stop();
       // The shared queue's jobs in hand finish and are recorded; the rest wait in the database for other instances.
       await queueWorkers?.close();
       await queue?.close();
       // Queued renders fail as `interrupted`, running ones finish; then every outcome is recorded.
       await renderer.close();
       await documents.drain();
-      await batches.drain();
+      await batches?.drain();
       await importer.close();
     },
   };

@@ -61,6 +61,8 @@ function sendRowsError(res: Response, err: RowsError): void {
 export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
   const batches = s.batches;
+  // Services over a store without batches (never `docloom serve`'s): no batch routes.
+  if (!batches) return r;
   const limits = s.config.limits;
   const upload = multer({
     storage: multer.diskStorage({
