@@ -5,6 +5,8 @@
  * case-insensitively since Windows and macOS folders (and zip tools on them) do not tell `ada.pdf` from `Ada.pdf`.
  */
 import { safeOutputFilename } from '../services/output-filename.js';
+import { loadEngine } from '../services/engine.js';
+import type { BatchRecord, TemplateRecord } from '../store/index.js';
 
 export type FillText = (pattern: string, data: Record<string, unknown>, delimiters: [string, string]) => string;
 
@@ -39,4 +41,17 @@ export class OutputNames {
     this.#taken.add(candidate.toLowerCase());
     return candidate;
   }
+}
+
+/** A batch's names, from its pattern (or the template's) filled by the engine: one per batch, claimed in row order. */
+export async function outputNamesOf(b: BatchRecord, template: TemplateRecord): Promise<OutputNames> {
+  const engine = await loadEngine();
+  return new OutputNames({
+    pattern: b.output_filename ?? template.output_filename ?? undefined,
+    templateName: template.name,
+    ext: b.output_type,
+    total: b.total,
+    delimiters: template.delimiters,
+    fill: (p, d, delims) => engine.fillOutputText(p, d, delims),
+  });
 }

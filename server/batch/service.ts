@@ -19,28 +19,31 @@ import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SHARD_SIZE, type BatchRecord, type DocumentRecord, type DocumentRepository, type TemplateRecord } from '../store/index.js';
-import type { BatchRepo } from '../store/repositories.js';
+import type { BatchRepo, DocumentRepo } from '../store/repositories.js';
+import type { TeamBatchFeeder } from './team-feeder.js';
 import type { DocumentFiles } from '../store/document-files.js';
 import type { FileStore } from '../store/files/file-store.js';
 import type { Limits } from '../config.js';
 import type { Renderer } from '../services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../services/render-core.js';
 import type { TemplateService } from '../services/templates.js';
-import { addMinutes, nowIso } from '../services/datetime.js';
+import { nowIso } from '../services/datetime.js';
 import { ServiceError, Violations } from '../services/errors.js';
-import { loadEngine } from '../services/engine.js';
 import { optionalExpiration, optionalFlag, optionalLocale, optionalString } from '../services/validate.js';
 import { isNoSpace } from '../errors/storage.js';
 import { readRows, scanRows, type RowsLimits } from './rows/index.js';
-import { OutputNames } from './naming.js';
-
-/** What the team server answers for batches (503): they are kept in the data folder only so far. */
-export const BATCHES_NOT_SERVED = 'Batches are not served by the team server yet (DOCLOOM_DATABASE_URL is set); see docs/team-server.md.';
+import { outputNamesOf } from './naming.js';
+import { rowDocument } from './row-document.js';
 
 export interface BatchServiceDeps {
   batches: BatchRepo;
-  documents: DocumentRepository;
-  files: DocumentFiles;
+  /** The desktop: the data folder's documents and files; its batches are rendered here (#run). */
+  local?: { documents: DocumentRepository; files: DocumentFiles };
+  /**
+   * The team server: the batch's rows go through the shared render queue, fed by whichever instance holds the
+   * batch (team-feeder.ts); its documents are read through the repository.
+   */
+  team?: { feeder: TeamBatchFeeder; documents: DocumentRepo };
   /** Where the rows' outputs are read from (the data folder's files as a FileStore on the desktop). */
   outputs: FileStore;
   templates: TemplateService;
@@ -83,6 +86,11 @@ export class BatchService {
 
   /** Queues the batches a stop left unfinished (they go on where they stopped). */
   async resume(): Promise<number> {
+    // The team server: every instance looks for unfinished batches nobody holds, now and every second.
+    if (this.deps.team) {
+      this.deps.team.feeder.start();
+      return 0;
+    }
     const left = await this.deps.batches.unfinished();
     for (const b of left) this.#enqueue(b.id);
     return left.length;
@@ -91,11 +99,22 @@ export class BatchService {
   async get(id: number): Promise<BatchRecord> {
     const b = await this.deps.batches.get(id);
     if (!b) throw new ServiceError('not_found', 'Batch not found.');
-    return b;
+    return this.#counted(b);
   }
 
-  list(offset: number, limit: number): Promise<{ total: number; items: BatchRecord[] }> {
-    return this.deps.batches.list(offset, limit);
+  async list(offset: number, limit: number): Promise<{ total: number; items: BatchRecord[] }> {
+    const page = await this.deps.batches.list(offset, limit);
+    return { total: page.total, items: await Promise.all(page.items.map((b) => this.#counted(b))) };
+  }
+
+  /**
+   * The team server: a batch under way (or cancelled, its last rows maybe still finishing) says how many rows are
+   * done and failed as its documents do — its rows are rendered on every instance, none of which writes counters.
+   */
+  async #counted(b: BatchRecord): Promise<BatchRecord> {
+    if (!this.deps.team || !(b.status === 'queued' || b.status === 'processing' || b.status === 'cancelled')) return b;
+    const { done, failed } = await this.deps.batches.progress!(b.id);
+    return { ...b, done, failed };
   }
 
   get incomingDir(): string {
@@ -189,7 +208,12 @@ export class BatchService {
   /** Cancels what is left; the documents made so far stay. */
   async cancel(id: number): Promise<BatchRecord> {
     const b = await this.get(id);
-    if (b.status === 'queued' || b.status === 'processing') {
+    if (this.deps.team && (b.status === 'queued' || b.status === 'processing')) {
+      // Seen by the holder (on any instance) at its next window; no row is queued once this is committed
+      // (JobQueue.enqueueBatchRow), and the rows queued but not yet taken go now. Rows being rendered finish.
+      await this.deps.batches.update(id, { status: 'cancelled', updated_at: nowIso() });
+      await this.deps.batches.dropWaiting!(id);
+    } else if (b.status === 'queued' || b.status === 'processing') {
       this.#stopping.add(id);
       const at = this.#queue.indexOf(id);
       if (at >= 0) this.#queue.splice(at, 1);
@@ -207,17 +231,46 @@ export class BatchService {
     // Rows already past their render when it was cancelled still write their document: wait for them, so none is
     // left behind by the deletion.
     await this.#runs.get(id)?.done;
-    // A few at a time: their shard writes share fsyncs (group commit), and one failure (a full disk) stops the rest.
-    const docs = this.documentsOf(id);
-    for (let i = 0; i < docs.length; i += 32) await Promise.all(docs.slice(i, i + 32).map(removeDocument));
+    if (this.deps.team) {
+      // Page by page from the first: no row is added once cancelled; a row still rendering when its record goes
+      // finds it deleted and removes its own file (the queue's finish).
+      for (;;) {
+        const { items } = await this.deps.team.documents.list({ batch_id: id }, 0, 100);
+        if (items.length === 0) break;
+        await Promise.all(items.map((doc) => removeDocument(doc).catch((err: unknown) => {
+          // Deleted meanwhile (through the documents API, on any instance): gone all the same.
+          if (!(err instanceof ServiceError && err.kind === 'not_found')) throw err;
+        })));
+      }
+    } else {
+      // A few at a time: their shard writes share fsyncs (group commit), and one failure (a full disk) stops the rest.
+      const docs = this.#localDocumentsOf(id);
+      for (let i = 0; i < docs.length; i += 32) await Promise.all(docs.slice(i, i + 32).map(removeDocument));
+    }
     await this.deps.batches.remove(id);
   }
 
-  /** The batch's documents in row order. */
-  documentsOf(id: number): DocumentRecord[] {
+  /** The batch's documents in row order (the team server's read through the repository, page by page). */
+  async documentsOf(id: number): Promise<DocumentRecord[]> {
+    if (!this.deps.team) return this.#localDocumentsOf(id);
     const docs: DocumentRecord[] = [];
-    for (const doc of this.deps.documents.all()) if (doc.batch_id === id) docs.push(doc);
+    for (let offset = 0; ; offset += 500) {
+      const { items } = await this.deps.team.documents.list({ batch_id: id }, offset, 500);
+      docs.push(...items);
+      if (items.length < 500) break;
+    }
     return docs.sort((a, b) => (a.batch_row ?? 0) - (b.batch_row ?? 0));
+  }
+
+  #localDocumentsOf(id: number): DocumentRecord[] {
+    const docs: DocumentRecord[] = [];
+    for (const doc of this.#local.documents.all()) if (doc.batch_id === id) docs.push(doc);
+    return docs.sort((a, b) => (a.batch_row ?? 0) - (b.batch_row ?? 0));
+  }
+
+  get #local(): { documents: DocumentRepository; files: DocumentFiles } {
+    if (!this.deps.local) throw new Error('the batch runner of the data folder has no data folder');
+    return this.deps.local;
   }
 
   /**
@@ -240,7 +293,7 @@ export class BatchService {
 
   async failures(id: number): Promise<RowFailure[]> {
     await this.get(id);
-    return this.documentsOf(id)
+    return (await this.documentsOf(id))
       .filter((d) => d.status === 'failed' && d.error)
       .map((d) => ({ row: d.batch_row ?? 0, field: d.error!.field ?? null, code: d.error!.code, message: d.error!.message, document_id: d.id }));
   }
@@ -248,9 +301,11 @@ export class BatchService {
   /** Stops dispatching rows; the rows in flight end (the pool, closed next, answers `interrupted` for the rest). */
   stop(): void {
     this.#closed = true;
+    this.deps.team?.feeder.stop();
   }
 
   async drain(): Promise<void> {
+    await this.deps.team?.feeder.drain();
     await this.#running;
     await this.#save();
   }
@@ -262,7 +317,7 @@ export class BatchService {
     const ids = [...this.#unsaved.values()];
     this.#unsaved.clear();
     // An empty patch: the repository writes the shard the id is in (with every change made to it so far).
-    await Promise.all(ids.map((id) => this.deps.documents.update(id, {}, true)));
+    await Promise.all(ids.map((id) => this.#local.documents.update(id, {}, true)));
   }
 
   #saveSoon(id: number): void {
@@ -306,6 +361,10 @@ export class BatchService {
   }
 
   #enqueue(id: number): void {
+    if (this.deps.team) {
+      void this.deps.team.feeder.look();
+      return;
+    }
     this.#queue.push(id);
     this.#running ??= this.#loop().finally(() => {
       this.#running = null;
@@ -355,23 +414,15 @@ export class BatchService {
     const doneRows = new Set<number>();
     let done = 0;
     let failed = 0;
-    for (const doc of this.documentsOf(b.id)) {
+    for (const doc of this.#localDocumentsOf(b.id)) {
       doneRows.add(doc.batch_row ?? 0);
       if (doc.status === 'completed') done++;
       else failed++;
     }
     await this.deps.batches.update(b.id, { status: 'processing', done, failed, updated_at: nowIso() });
-    const engine = await loadEngine();
     // Once per batch, not per row: every row renders the same template version.
     const templatePath = await this.deps.templates.filePath(template);
-    const names = new OutputNames({
-      pattern: b.output_filename ?? template.output_filename ?? undefined,
-      templateName: template.name,
-      ext: b.output_type,
-      total: b.total,
-      delimiters: template.delimiters,
-      fill: (p, d, delims) => engine.fillOutputText(p, d, delims),
-    });
+    const names = await outputNamesOf(b, template);
     let fatal: unknown = null;
     const running = new Set<Promise<void>>();
     const one = async (row: number, data: Record<string, unknown>, name: string): Promise<void> => {
@@ -426,33 +477,17 @@ export class BatchService {
 
   /** The row's document: file durable first, then the record (docs/store.md, "Write order"). True when completed. */
   async #record(b: BatchRecord, row: number, name: string, outcome: RenderOutcome): Promise<boolean> {
-    const now = nowIso();
-    const id = this.deps.documents.nextId();
+    const id = this.#local.documents.nextId();
     const doc: DocumentRecord = {
-      id,
+      ...rowDocument(b, id, row, name),
       status: outcome.ok ? 'completed' : 'failed',
-      output_filename: name,
-      output_type: b.output_type,
-      template_id: b.template_id,
-      template_uuid: b.template_uuid,
-      editable: 0,
-      password: b.password,
-      test: b.test,
-      locale: b.locale,
-      expires_at: addMinutes(now, b.expiration),
-      expired: 0,
       error: outcome.ok ? null : { code: outcome.code, message: outcome.message, ...(outcome.field ? { field: outcome.field } : {}) },
       pages: outcome.ok ? outcome.pages : null,
       size: outcome.ok ? outcome.bytes.byteLength : null,
-      has_editable: false,
-      batch_id: b.id,
-      batch_row: row,
-      created_at: now,
-      updated_at: now,
     };
     if (!outcome.ok && outcome.internal) this.deps.log(`batch ${b.id} row ${row}: render failed: ${outcome.detail ?? outcome.message}`);
-    if (outcome.ok) await this.#writes.run(() => this.deps.files.write(id, b.output_type, outcome.bytes));
-    await this.deps.documents.insert(doc, false);
+    if (outcome.ok) await this.#writes.run(() => this.#local.files.write(id, b.output_type, outcome.bytes));
+    await this.#local.documents.insert(doc, false);
     this.#saveSoon(id);
     return outcome.ok;
   }

@@ -34,7 +34,7 @@ export const CATALOGUE = {
   unsupported_type: { kind: 'http', status: 415, meaning: 'The file is not an accepted template type.' },
   validation: { kind: 'http', status: 422, meaning: 'Validation failed; `errors` maps each field to its messages.' },
   server_error: { kind: 'http', status: 500, meaning: 'A bug; logged with the request id.' },
-  service_unavailable: { kind: 'http', status: 503, meaning: 'The team server cannot serve this now: its PostgreSQL database cannot be reached (nothing was stored; `Retry-After` says when to try again), or batches, which the team server does not serve yet (docs/team-server.md; use the desktop data folder for batches).' },
+  service_unavailable: { kind: 'http', status: 503, meaning: 'The team server cannot serve this now: its PostgreSQL database cannot be reached (nothing was stored; `Retry-After` says when to try again).' },
   insufficient_storage: { kind: 'http', status: 507, meaning: "The disk holding docloom's data is full (ENOSPC, EDQUOT); nothing was stored. As a document's error: it could not be saved." },
 
   // A failed document's error.code (render outcomes, EngineError for data problems).

@@ -70,7 +70,7 @@ export interface CreateContext {
   profile?: Profile;
 }
 
-interface ValidRequest {
+export interface ValidRequest {
   template: TemplateRecord;
   /** The template's file on this machine (TemplateService.filePath), read by the render workers. */
   templatePath: string;
@@ -86,7 +86,7 @@ interface ValidRequest {
 }
 
 /** What a queued job keeps to be rendered on any instance: the request without this machine's template path. */
-type QueuedRequest = Omit<ValidRequest, 'templatePath'>;
+export type QueuedRequest = Omit<ValidRequest, 'templatePath'>;
 
 export interface FileToSend {
   size: number;

@@ -19,6 +19,7 @@ import { startSweeper, type Sweeper } from './sweeper.js';
 import { TemplateService } from './templates.js';
 import { TokenAccess } from './token-access.js';
 import { BatchService } from '../batch/service.js';
+import { TeamBatchFeeder } from '../batch/team-feeder.js';
 import { checkHealth, type Health } from './health.js';
 import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 
@@ -28,7 +29,10 @@ export interface Services {
   signIn: SignInCodes;
   templates: TemplateService;
   documents: DocumentService;
-  /** Absent on the team server (batches are kept in the data folder only so far). */
+  /**
+   * Absent only on a shared database opened without a file storage for rows files (a test's services over bare
+   * repositories); `docloom serve` and the desktop always have batches.
+   */
   batches?: BatchService;
   links: SignedLinks;
   settings: SettingsService;
@@ -69,7 +73,8 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const settings = await SettingsService.open(repos.settings, { allow_private_network: config.allowPrivateNetwork }, shared);
   const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   // A shared database's durable render queue: what any instance accepts, any instance renders (docs/team-server.md).
-  const queue = await repos.openQueue?.({ instance: `${os.hostname()}:${process.pid}`, leaseMs: config.queueLeaseMs, log: logger.error });
+  const instance = `${os.hostname()}:${process.pid}`;
+  const queue = await repos.openQueue?.({ instance, leaseMs: config.queueLeaseMs, log: logger.error });
   const documents = new DocumentService({
     repo: repos.documents,
     files,
@@ -90,10 +95,24 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   // dead instance's are taken over once their lease runs out.
   const interrupted = shared ? 0 : await documents.recoverInterrupted();
   if (interrupted > 0) logger.info(`store: ${interrupted} document(s) left unfinished by the last run marked failed`);
-  const batches = store && new BatchService({
-    batches: repos.batches!,
-    documents: store.documents,
-    files: store.files,
+  const batches = repos.batches && new BatchService({
+    batches: repos.batches,
+    // The desktop renders its batches itself; a team server feeds them to the shared queue (batch/team-feeder.ts).
+    ...(store ? { local: { documents: store.documents, files: store.files } } : {}),
+    ...(queue ? { team: { documents: repos.documents, feeder: new TeamBatchFeeder({
+      batches: repos.batches,
+      documents: repos.documents,
+      queue,
+      templates,
+      instance,
+      leaseMs: config.queueLeaseMs,
+      // Rows of one batch waiting in the queue: this instance's takers' slots four times over, enough to keep a few
+      // instances like it fed between two looks of the holder.
+      window: Math.max(16, workers * 8),
+      rowsLimits: { rows: config.limits.batchRows, bytes: config.limits.batchBytes },
+      log: logger.error,
+      info: logger.info,
+    }) } } : {}),
     outputs: files,
     templates,
     renderer,

@@ -62,6 +62,12 @@ export interface JobQueue {
    * this instance die, the lease runs out and another instance claims the job as any other (claim 2).
    */
   enqueueLeased(record: DocumentRecord, request: object, priority: number): Promise<Lease>;
+  /**
+   * A batch row's record (carrying `batch_id` and `batch_row`) and its job, stored as enqueue() does, only while the
+   * batch is queued or processing and the row has no document yet: true when stored. A row reached twice (a holder
+   * that lost its lease and the one that took the batch over) is stored once; none is stored after a cancel commits.
+   */
+  enqueueBatchRow(record: DocumentRecord, request: object, priority: number): Promise<boolean>;
   /** The next job no live lease holds (highest priority, oldest first), leased to this instance; or none. */
   claim(): Promise<ClaimedJob | undefined>;
   /** Resolves once the stored document is completed or failed (on whichever instance), or deleted. Call after enqueue. */

@@ -159,6 +159,13 @@ export interface BatchRepo {
   letGo?(id: number, instance: string): Promise<void>;
   /** A shared database only: the batch's rows counted from its documents (`batch_id`), the truth about progress. */
   progress?(id: number): Promise<BatchProgress>;
+  /** A shared database only: the rows of the batch that have a document (in any state), in row order. */
+  madeRows?(id: number): Promise<number[]>;
+  /**
+   * A shared database only: deletes the batch's documents no worker has taken yet (`pending`; their jobs go with
+   * them), so a cancel stops the rows already queued on every instance. Returns how many.
+   */
+  dropWaiting?(id: number): Promise<number>;
 }
 
 /** A batch's documents by state: made, failed, and accepted but not yet rendered (pending or processing). */

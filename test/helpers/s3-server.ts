@@ -20,6 +20,8 @@ export interface S3TestServer {
   serveEnv(bucket?: string): Record<string, string>;
   /** Where s3rver keeps the objects (to check none is left). */
   directory: string;
+  /** The keys of every object in `bucket` (s3rver keeps each as a file beside its metadata). */
+  objects(bucket?: string): string[];
   stop(): Promise<void>;
 }
 
@@ -31,6 +33,13 @@ export async function startS3Server(buckets: string[] = ['docloom-test']): Promi
   return {
     endpoint,
     directory,
+    objects(bucket = buckets[0]) {
+      const dir = path.join(directory, bucket);
+      if (!fs.existsSync(dir)) return [];
+      return (fs.readdirSync(dir, { recursive: true }) as string[])
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile() && !f.endsWith('._S3rver_metadata.json') && !f.endsWith('._S3rver_object.md5'))
+        .map((f) => f.replace(/\._S3rver_object$/, ''));
+    },
     settings: (bucket = buckets[0]) => ({
       bucket,
       endpoint,

@@ -38,14 +38,8 @@ after(async () => {
   fs.rmSync(temp, { recursive: true, force: true });
 });
 
-/** Every object in the bucket (s3rver keeps each as a file beside its metadata). */
-function objects(): string[] {
-  const dir = path.join(s3.directory, BUCKET);
-  if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile() && !f.endsWith('._S3rver_metadata.json') && !f.endsWith('._S3rver_object.md5'))
-    .map((f) => f.replace(/\._S3rver_object$/, ''));
-}
+/** Every object in the bucket. */
+const objects = () => s3.objects(BUCKET);
 
 async function bytes(url: string, headers: Record<string, string> = {}): Promise<Buffer> {
   const res = await fetch(url, { headers });

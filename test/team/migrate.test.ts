@@ -171,6 +171,8 @@ describe('docloom migrate: a 10,000-document data folder into PostgreSQL + S3', 
       ...(id % 3 !== 0 ? { expired: 1, expires_at: new Date(Date.UTC(2026, 1, 1) + id * 1000).toISOString() } : {}),
       ...(id % 97 === 0 ? { status: 'processing', pages: null, size: null } : {}),
       ...(id % 7 === 0 ? { test: 1, locale: 'de-DE', output_filename: `Rechnung ${id} — ü.pdf` } : {}),
+      // Rows of the desktop's batch 3 (batch records are not copied; their documents are, with batch_id).
+      ...(id % 11 === 0 ? { batch_id: 3, batch_row: id / 11 } : {}),
     }));
     const store = await openStore(dataDir);
     for (const d of store.documents.all()) {
@@ -252,6 +254,8 @@ describe('docloom migrate: a 10,000-document data folder into PostgreSQL + S3', 
       // The signing secret and the sequence past the highest id ever handed out (the deleted one too).
       const meta = (await db.query<{ value: string }>(`SELECT value FROM docloom_meta WHERE key = 'secret'`)).rows[0];
       assert.equal(meta.value, folder.secret);
+      // A batch made on the team server gets an id no copied document carries (its rows would pass for the new batch's).
+      assert.ok((await db.query<{ id: number }>(`SELECT nextval('batches_id_seq')::int AS id`)).rows[0].id > 3);
 
       const third = await migrate(url);
       assert.equal(third.status, 0, third.stderr);

@@ -104,6 +104,34 @@ describe('the render queue: leases', { skip }, () => {
   });
 });
 
+describe('batch rows in the queue', { skip }, () => {
+  it('a row is stored once however often it is enqueued (schema 5), and none once its batch is cancelled', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const repos = await openPgRepositories(url, { cacheDir });
+    const q = await repos.openQueue!({ instance: 'a', leaseMs: 5_000, log: () => undefined });
+    try {
+      await repos.pool.query(`INSERT INTO batches (id, record) VALUES (7, '{"status": "processing"}'), (8, '{"status": "processing"}')`);
+      const row = async (batch: number, n: number) => q.enqueueBatchRow(documentRecord(await repos.documents.nextId(), { status: 'pending', batch_id: batch, batch_row: n }), {}, QUEUE_PRIORITY.batchRow);
+      // Two holders reaching row 1 of batch 7 (one that lost its lease, and the one that took the batch over).
+      assert.equal(await row(7, 1), true);
+      assert.equal(await row(7, 1), false);
+      assert.equal(await row(7, 2), true);
+      // The same row number in another batch is another row.
+      assert.equal(await row(8, 1), true);
+      await repos.pool.query(`UPDATE batches SET record = record || '{"status": "cancelled"}' WHERE id = 8`);
+      assert.equal(await row(8, 2), false);
+      assert.equal(await row(9, 1), false, 'no such batch');
+      const { rows } = await repos.pool.query<{ batch: number; row: number }>(
+        `SELECT batch_id::int AS batch, (record->>'batch_row')::int AS row FROM documents d JOIN render_jobs j ON j.document_id = d.id ORDER BY 1, 2`,
+      );
+      assert.deepEqual(rows, [{ batch: 7, row: 1 }, { batch: 7, row: 2 }, { batch: 8, row: 1 }]);
+    } finally {
+      await q.close();
+      await repos.close();
+    }
+  });
+});
+
 describe('the expiry sweeper on two instances', { skip }, () => {
   it('run at the same moment, one sweeps: each expired document expired once, its object removed, no error', async () => {
     const url = await (cluster as PgCluster).createDatabase();

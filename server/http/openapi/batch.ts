@@ -10,7 +10,6 @@ import { DEFAULT_LIMITS } from '../../config.js';
 import { EXPIRATION_MAX, EXPIRATION_MIN } from '../../services/validate.js';
 import { exact, fileResponse, flagField, formBody, jsonResponse, laravelDate, pathParam, query, ref, standardErrors, success } from './common.js';
 import { DOCUMENT_ERROR_CODES, errorResponse } from './errors.js';
-import { BATCHES_NOT_SERVED } from '../../batch/service.js';
 import { pageOf, pageParameters } from './pagination.js';
 import type { Area, ResponseObject, Schema } from './types.js';
 
@@ -26,7 +25,6 @@ const _complete: [Covers<(typeof STATUSES)[number], BatchStatus>, Covers<(typeof
 
 /** Why a whole batch ended `failed` (server/batch/service.ts): a full disk, the template gone, a bug. */
 /** Batches are kept in the data folder only: the team server (DOCLOOM_DATABASE_URL) answers 503. */
-const unavailable = [BATCHES_NOT_SERVED];
 
 const BATCH_ERROR_CODES: ErrorCode[] = ['insufficient_storage', 'template_missing', 'render_failed'];
 
@@ -231,7 +229,7 @@ export const batchArea: Area = {
         parameters: pageParameters,
         responses: {
           '200': jsonResponse('A page of batches.', success({ batches: ref('BatchPage') }), { success: true, batches: pageExample('/api/batch', [batchExample('completed', 300, 0)]) }),
-          ...standardErrors({ auth: 'any', unavailable }),
+          ...standardErrors({ auth: 'any' }),
         },
       },
       post: {
@@ -244,7 +242,7 @@ export const batchArea: Area = {
         requestBody: createBody(),
         responses: {
           '202': jsonResponse('Accepted: `queued`, `done: 0`, `failed: 0`.', batchBody, { success: true, batch: batchExample('queued', 0, 0) }),
-          ...standardErrors({ auth: 'write', body: true, stores: true, unavailable }),
+          ...standardErrors({ auth: 'write', body: true, stores: true }),
           ...rowsResponses({ message: 'The template id field is required.', errors: { template_id: ['The template id field is required.'] } }),
         },
       },
@@ -266,7 +264,7 @@ export const batchArea: Area = {
             row: 3,
             data: { certificate_id: 'C-0003', recipient: 'Ada Lovelace', instructor: { name: 'Charles Babbage' }, with_honors: true },
           }),
-          ...standardErrors({ auth: 'any', body: true, unavailable }),
+          ...standardErrors({ auth: 'any', body: true }),
           ...rowsResponses({ message: 'The file has 5 rows.', errors: { row: ['The file has 5 rows.'] } }),
         },
       },
@@ -280,7 +278,7 @@ export const batchArea: Area = {
         tags: ['Batches'],
         responses: {
           '200': jsonResponse('The batch.', batchBody, { success: true, batch: batchExample('processing', 120, 1) }),
-          ...standardErrors({ auth: 'any', notFound, unavailable }),
+          ...standardErrors({ auth: 'any', notFound }),
         },
       },
       delete: {
@@ -290,7 +288,7 @@ export const batchArea: Area = {
         tags: ['Batches'],
         responses: {
           '200': jsonResponse('Deleted.', success({ message: { type: 'string' } }), { success: true, message: 'Batch deleted.' }),
-          ...standardErrors({ auth: 'write', notFound, stores: true, unavailable }),
+          ...standardErrors({ auth: 'write', notFound, stores: true }),
         },
       },
     },
@@ -303,7 +301,7 @@ export const batchArea: Area = {
         tags: ['Batches'],
         responses: {
           '200': jsonResponse('The batch, `cancelled` (or as it ended).', batchBody, { success: true, batch: batchExample('cancelled', 120, 1) }),
-          ...standardErrors({ auth: 'write', notFound, stores: true, unavailable }),
+          ...standardErrors({ auth: 'write', notFound, stores: true }),
         },
       },
     },
@@ -326,7 +324,7 @@ export const batchArea: Area = {
               'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } },
             },
           },
-          ...standardErrors({ auth: 'any', notFound, unavailable }),
+          ...standardErrors({ auth: 'any', notFound }),
         },
       },
     },
@@ -342,7 +340,7 @@ export const batchArea: Area = {
         parameters: [query('merge', '1: one merged PDF (`batch-{id}.pdf`) instead of the zip.', { type: 'string', enum: ['0', '1'] })],
         responses: {
           '200': fileResponse('The zip (`batch-{id}.zip`), or with `merge=1` the merged PDF (`batch-{id}.pdf`).', ['application/zip', 'application/pdf']),
-          ...standardErrors({ auth: 'any', notFound, unavailable }),
+          ...standardErrors({ auth: 'any', notFound }),
           '409': errorResponse('conflict', ['Only PDF outputs can be merged into one PDF.', 'Password-protected PDFs cannot be merged.']),
         },
       },

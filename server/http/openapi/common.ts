@@ -96,7 +96,7 @@ export interface ErrorSet {
   notFound?: string[];
   /** The route validates input: 422 with these example messages. */
   validation?: { message: string; errors: Record<string, string[]> };
-  /** The route is not served in some set-ups (batches on the team server): 503 with these messages. */
+  /** The route is not served in some set-ups: 503 with these messages (beside the database's). */
   unavailable?: string[];
 }
 

@@ -10,7 +10,6 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import multer, { MulterError } from 'multer';
 import type { Services } from '../../services/index.js';
 import { ServiceError } from '../../services/errors.js';
-import { BATCHES_NOT_SERVED } from '../../batch/service.js';
 import { laravelDate } from '../../services/datetime.js';
 import type { BatchRecord } from '../../store/index.js';
 import { RowsError } from '../../batch/rows/index.js';
@@ -62,13 +61,8 @@ function sendRowsError(res: Response, err: RowsError): void {
 export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   const r = Router();
   const batches = s.batches;
-  if (!batches) {
-    // The team server keeps no batches yet (they live in the data folder only): said plainly, not a 404.
-    r.all(/^\/batch(\/.*)?$/, () => {
-      throw new ServiceError('service_unavailable', BATCHES_NOT_SERVED);
-    });
-    return r;
-  }
+  // Services over a store without batches (never `docloom serve`'s): no batch routes.
+  if (!batches) return r;
   const limits = s.config.limits;
   const upload = multer({
     storage: multer.diskStorage({
@@ -174,7 +168,7 @@ export function batchRoutes(s: Services, parsers: BodyParsers): Router {
   r.get('/batch/:id/download', async (req, res) => {
     const id = batchId(req);
     await batches.get(id);
-    const docs = batches.documentsOf(id).filter((d) => d.status === 'completed' && d.expired === 0);
+    const docs = (await batches.documentsOf(id)).filter((d) => d.status === 'completed' && d.expired === 0);
     if (queryString(req, 'merge') === '1') {
       if (docs.some((d) => d.output_type !== 'pdf')) throw new ServiceError('conflict', 'Only PDF outputs can be merged into one PDF.');
       if (docs.some((d) => d.password)) throw new ServiceError('conflict', 'Password-protected PDFs cannot be merged.');

@@ -191,4 +191,12 @@ export async function advanceSequences(db: pg.Pool, lastIds: { tokens: number; t
       [last],
     );
   }
+  // Copied documents keep their batch_id, their batch's record is not copied: a batch made on the team server must
+  // never get one of those ids, or the copied rows would pass for its own (documents_batch_row, schema 5).
+  await db.query(
+    `SELECT setval('batches_id_seq', v) FROM (
+       SELECT GREATEST((SELECT COALESCE(max(batch_id), 0) FROM documents), (SELECT COALESCE(max(id), 0) FROM batches),
+                       (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM batches_id_seq)) AS v
+     ) s WHERE v > 0`,
+  );
 }

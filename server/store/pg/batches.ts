@@ -104,6 +104,17 @@ export function pgBatches(pool: pg.Pool, files: FileStore, cacheDir: string): Ba
       );
       return rows[0];
     },
+    async madeRows(id) {
+      const { rows } = await pool.query<{ row: number }>(
+        `SELECT (record->>'batch_row')::integer AS row FROM documents WHERE batch_id = $1 ORDER BY 1`,
+        [id],
+      );
+      return rows.map((r) => r.row);
+    },
+    async dropWaiting(id) {
+      // render_jobs rows go by cascade; a job claimed meanwhile is `processing` and left to finish.
+      return (await pool.query(`DELETE FROM documents WHERE batch_id = $1 AND status = 'pending'`, [id])).rowCount ?? 0;
+    },
     rowsFile(record) {
       const key = rowsKey(record);
       let copy = copying.get(key);

@@ -124,6 +124,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    describe: 'documents: one document per batch row (a batch taken over never makes a row twice)',
+    async up(client) {
+      // The instance feeding a batch's rows inserts each row's record with ON CONFLICT DO NOTHING
+      // (store/pg/queue.ts, enqueueBatchRow): a holder that lost its lease (killed, or paused past it) and the one
+      // that took the batch over can both reach a row; the second insert then stores nothing. Partial: documents
+      // outside batches have no batch_row.
+      await client.query(`
+        CREATE UNIQUE INDEX documents_batch_row ON documents (batch_id, ((record->>'batch_row')::integer)) WHERE batch_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;

@@ -132,6 +132,19 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
         [record.id, JSON.stringify(record), priority, JSON.stringify(request)],
       );
     },
+    async enqueueBatchRow(record, request, priority) {
+      // The batch's row is locked FOR SHARE: a cancel's UPDATE waits for this insert to commit (and then deletes it
+      // with the batch's other pending rows), or commits first and this statement sees `cancelled` and stores
+      // nothing. documents_batch_row (schema 5) turns a second insert of the row into nothing.
+      const { rowCount } = await pool.query(
+        `WITH running AS (SELECT id FROM batches WHERE id = $5 AND status IN ('queued', 'processing') FOR SHARE),
+              doc AS (INSERT INTO documents (id, record) SELECT $1, $2::jsonb FROM running ON CONFLICT DO NOTHING RETURNING id),
+              job AS (INSERT INTO render_jobs (document_id, priority, request) SELECT id, $3, $4::jsonb FROM doc RETURNING document_id)
+         SELECT pg_notify('${JOBS_CHANNEL}', '') FROM job`,
+        [record.id, JSON.stringify(record), priority, JSON.stringify(request), record.batch_id],
+      );
+      return (rowCount ?? 0) > 0;
+    },
     async enqueueLeased(record, request, priority) {
       // The enqueue's one statement, with the job born leased to this instance (claim 1) and no wake-up: nobody
       // else is to claim it while the lease holds, and this instance renders it now.
