@@ -108,6 +108,18 @@ test('with a settings part, two paragraphs are as far apart as the larger of aft
   assert.ok(Math.abs(ruledGap - unruled) < 0.01, `bordered: ${ruledGap} vs ${unruled}`);
 });
 
+test('with w:doNotUseHTMLParagraphAutoSpacing, auto-spaced paragraphs keep their written before and after (5 + 5 pt, not 14)', async () => {
+  const single = await line();
+  const spaced = '<w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/>';
+  const body = p('Alpha', spaced) + p('Beta', spaced);
+  // LibreOffice draws tika__017097 (this option, 423 auto-spaced paragraphs) so: 15 pages, not 17.
+  const fixed = await gap(body, 'Alpha', 'Beta', undefined, '<w:compat><w:doNotUseHTMLParagraphAutoSpacing/></w:compat>');
+  assert.ok(Math.abs(fixed - single - 10) < 0.01, `extra space ${fixed - single}`);
+  // Without it, "auto" is 14 pt, once between the two.
+  const auto = await gap(body, 'Alpha', 'Beta', undefined, '<w:compat/>');
+  assert.ok(Math.abs(auto - single - 14) < 0.01, `auto: extra space ${auto - single}`);
+});
+
 test('corpus: markitdown__test headings sit where LibreOffice draws them (space after and before collapse to the larger)', { skip: !fs.existsSync(path.join(CORPUS, 'markitdown__test.docx')) && 'no corpus' }, async () => {
   const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'markitdown__test.docx'))) });
   assert.ok(compiled.ok);

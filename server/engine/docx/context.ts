@@ -36,6 +36,11 @@ export interface DocContext {
    * option of that name, "use fixed paragraph spacing instead of HTML auto spacing", means the same (neighbours.ts).
    */
   collapseSpacing?: boolean;
+  /**
+   * settings.xml's w:doNotUseHTMLParagraphAutoSpacing: paragraphs with w:beforeAutospacing / w:afterAutospacing
+   * keep their written w:before / w:after instead of the 14 pt "auto" (HTML) spacing.
+   */
+  fixedAutoSpacing?: boolean;
   /** Footnotes and endnotes: the reference marks' numbers and the endnotes read (notes.ts). */
   notes?: Notes;
 }

@@ -69,11 +69,13 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const settings = optionalPart(pkg, main, 'settings');
   const split = child(child(settings, 'w:compat'), 'w:splitPgBreakAndParaMark');
   const mode = children(child(settings, 'w:compat'), 'w:compatSetting').find((c) => c.attrs['w:name'] === 'compatibilityMode');
+  const fixedAutoSpacing = flagOn(child(child(settings, 'w:compat'), 'w:doNotUseHTMLParagraphAutoSpacing'));
   const doc: DocContext = {
     pkg, styles, numbering, theme, warnings,
     splitPageBreakAndMark: split !== undefined && onOff(split.attrs['w:val']),
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
-    collapseSpacing: settings !== undefined && !flagOn(child(child(settings, 'w:compat'), 'w:doNotUseHTMLParagraphAutoSpacing')),
+    collapseSpacing: settings !== undefined && !fixedAutoSpacing,
+    fixedAutoSpacing,
   };
   const notes = new Notes(doc, main, settings);
   doc.notes = notes;

@@ -65,6 +65,9 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   props = mergeP(props, direct);
   // Direction may come from docDefaults or a style as well as the paragraph: sides are made physical once merged.
   props = physicalSides(props);
+  // w:doNotUseHTMLParagraphAutoSpacing: the written before/after lengths stand, "auto" is ignored (ECMA-376
+  // 17.15.3; LibreOffice puts tika__017097's auto-spaced paragraphs 5 + 5 pt apart, their w:before/w:after).
+  if (ctx.doc.fixedAutoSpacing && (props.beforeAuto || props.afterAuto)) props = { ...props, beforeAuto: false, afterAuto: false };
 
   const baseR = mergeR(mergeR(styles.docR, table?.r ?? {}), ps.r);
   const markR = mergeR(baseR, readRPr(child(pPr, 'w:rPr'), theme));

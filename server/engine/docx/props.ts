@@ -235,7 +235,9 @@ function borderLine(el: XElement | undefined, theme: Theme): BorderLine | null |
   if (val === 'double' || val.startsWith('triple') || val.startsWith('thinThick') || val.startsWith('thickThin')) style = 'double';
   else if (val.startsWith('dash')) style = 'dashed';
   else if (val === 'dotted' || val === 'dotDash' || val === 'dotDotDash') style = 'dotted';
-  return { width, color, style };
+  // w:space is in points (ST_PointMeasure, 0–31); only paragraph borders use it.
+  const space = Number(el.attrs['w:space']);
+  return Number.isFinite(space) && space > 0 ? { width, color, style, space: Math.min(space, 31) } : { width, color, style };
 }
 
 /** Borders of a paragraph (w:pBdr), a table (w:tblBorders) or a cell (w:tcBorders). */

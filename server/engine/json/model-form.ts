@@ -42,9 +42,10 @@ function runStyle(value: Json, path: string): RunStyle {
 
 function borderLine(value: Json, path: string): BorderLine {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['width', 'color', 'style']));
+  onlyKeys(obj, path, new Set(['width', 'color', 'style', 'space']));
   const out: BorderLine = { width: pt(obj.width, at(path, 'width')), color: color(obj.color, at(path, 'color')) };
   if (obj.style !== undefined) out.style = oneOf(obj.style, at(path, 'style'), ['single', 'double', 'dashed', 'dotted'] as const);
+  if (obj.space !== undefined) out.space = number(obj.space, at(path, 'space'), 0, 31);
   return out;
 }
 

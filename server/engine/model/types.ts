@@ -45,6 +45,11 @@ export interface BorderLine {
   width: number;
   color: string;
   style?: 'single' | 'double' | 'dashed' | 'dotted';
+  /**
+   * A paragraph border's distance from the text, in points (Word's w:space): above the first line (top), below the
+   * last (bottom), beside the text (left, right; 4 pt when absent). Table and cell borders ignore it.
+   */
+  space?: number;
 }
 
 export interface ParagraphStyle {

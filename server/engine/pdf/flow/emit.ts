@@ -6,6 +6,7 @@ import type { BorderLine } from '../../model/types.js';
 import { parseColor, type Rgb } from '../layout/color.js';
 import type { Borders, FieldItem, Item, LaidBlock, LaidCell, LaidParagraph, LaidTable, Line } from '../layout/items.js';
 import type { Box } from './boxes.js';
+import { borderThickness } from '../layout/paragraph-border-room.js';
 
 /** Page numbers for fields: `pages` is null while the body is still being laid out (drawn once known). */
 export interface FieldValues {
@@ -158,8 +159,11 @@ export class Emitter {
     const w = p.boxRight - p.boxLeft;
     if (p.shading) this.fillRect(x, y, w, h, p.shading);
     if (p.borders) {
-      if (first) this.border(p.borders.top, x, y, x + w, y);
-      if (last) this.border(p.borders.bottom, x, y + h, x + w, y + h);
+      // The top and bottom lines lie inside the box, in the room the first and last lines keep for them.
+      const top = borderThickness(p.borders.top) / 2;
+      const bottom = borderThickness(p.borders.bottom) / 2;
+      if (first) this.border(p.borders.top, x, y + top, x + w, y + top);
+      if (last) this.border(p.borders.bottom, x, y + h - bottom, x + w, y + h - bottom);
       this.border(p.borders.left, x, y, x, y + h);
       this.border(p.borders.right, x + w, y, x + w, y + h);
     }

@@ -3,7 +3,7 @@
  * Sans then a Noto script font for Hebrew and Arabic, Droid Sans Fallback for CJK, else the family's TTF, else
  * DejaVu Sans, else Droid Sans Fallback; a character none of them covers becomes the missing-glyph box.
  */
-import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
+import { ARABIC, CJK, DEFAULT_FAMILY, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
 import { familyTtfFace, missingGlyphFace, standardFace, type Face } from './faces.js';
 import { onFontsDirChange } from './dir.js';
 
@@ -92,6 +92,14 @@ class FaceChain {
       if (f.covers(cp)) return f;
     }
     if (this.own.covers(cp)) return this.own;
+    if (this.family === CJK) {
+      // The CJK font has no Latin letters or digits: a run in an East Asian face (w:ascii="微软雅黑") draws them
+      // in the default family, as LibreOffice does (its fallback is the default font, not the widest one), and
+      // close to the narrow Latin of SimSun or YaHei that Word draws.
+      const latin = chainOf(DEFAULT_FAMILY, this.variant);
+      if (latin.std?.covers(cp)) return latin.std;
+      if (latin.own.covers(cp)) return latin.own;
+    }
     const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
     if (dejavu.covers(cp)) return dejavu;
     const cjk = familyTtfFace(CJK, 'normal');

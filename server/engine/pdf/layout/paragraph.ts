@@ -24,6 +24,7 @@ import { prepareImage, type PreparedImage } from '../images.js';
 import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
 import { makeFmt, merge, num, smallCapsFmt } from './fmt.js';
+import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
@@ -73,7 +74,6 @@ const DEFAULT_TAB = 36;
 const EPS = 0.01;
 const FIELD_PLACEHOLDER = '00';
 const NO_TABS: TabStop[] = [];
-const BORDER_SPACE = 4;
 const DIGITS = '0123456789';
 
 /** The face a page number or count is drawn with: the one `splitByFace` picks for digits. */
@@ -982,15 +982,16 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     ? { level: style.heading!, title: textOfRuns(p) }
     : null;
   const borders = style.borders && typeof style.borders === 'object' ? style.borders : null;
+  padForBorders(breaker.lines, borders);
   return {
     kind: 'paragraph',
     source: p,
     lines: breaker.lines,
     spaceBefore: Math.max(0, num(style.spaceBefore, 0)),
     spaceAfter: Math.max(0, num(style.spaceAfter, 0)),
-    // Side borders sit 4 pt outside the text (Word's default border spacing); shading reaches them.
-    boxLeft: Math.max(-width, (geo.rtl ? geo.indentEnd : geo.indentStart + Math.min(0, geo.firstLine)) - (borders?.left ? BORDER_SPACE : 0)),
-    boxRight: Math.min(2 * width, width - (geo.rtl ? geo.indentStart : geo.indentEnd) + (borders?.right ? BORDER_SPACE : 0)),
+    // Side borders sit their w:space (4 pt when absent) outside the text; shading reaches them.
+    boxLeft: Math.max(-width, (geo.rtl ? geo.indentEnd : geo.indentStart + Math.min(0, geo.firstLine)) - sideSpace(borders?.left)),
+    boxRight: Math.min(2 * width, width - (geo.rtl ? geo.indentStart : geo.indentEnd) + sideSpace(borders?.right)),
     shading: parseColor(style.shading),
     borders: borders && (borders.top || borders.bottom || borders.left || borders.right) ? borders : null,
     keepWithNext: style.keepWithNext === true,
