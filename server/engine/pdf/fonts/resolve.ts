@@ -3,7 +3,7 @@
  * Sans then a Noto script font for Hebrew and Arabic, Droid Sans Fallback for CJK, else the family's TTF, else
  * DejaVu Sans, else Droid Sans Fallback; a character none of them covers becomes the missing-glyph box.
  */
-import { ARABIC, CJK, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
+import { ARABIC, CJK, DEFAULT_FAMILY, DEJAVU_SANS, HEBREW, type FamilyDef, type Variant } from './families.js';
 import { familyTtfFace, missingGlyphFace, standardFace, type Face } from './faces.js';
 import { onFontsDirChange } from './dir.js';
 
@@ -27,6 +27,9 @@ function isCjk(cp: number): boolean {
     (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xffef) ||
     (cp >= 0x1100 && cp <= 0x11ff);
 }
+
+/** The last code point of Latin Extended-B: Latin letters and the ASCII / Latin-1 punctuation around them. */
+const LATIN_EXTENDED_END = 0x24f;
 
 /** Script fonts have no italic: italic falls back to the upright face, bold italic to bold. */
 function uprightOf(variant: Variant): Variant {
@@ -92,6 +95,13 @@ class FaceChain {
       if (f.covers(cp)) return f;
     }
     if (this.own.covers(cp)) return this.own;
+    // Latin in an East Asian face (w:ascii "微软雅黑", "ＭＳ 明朝"): the real faces carry their own Latin letters,
+    // about half an em wide as Arial's are; the CJK stand-in has none, so the default family draws them (DejaVu
+    // Sans' wider letters broke such lines early; LibreOffice falls back to Liberation Sans too).
+    if (this.family === CJK && cp <= LATIN_EXTENDED_END) {
+      const latin = chainOf(DEFAULT_FAMILY, this.variant).faceFor(cp);
+      if (latin) return latin;
+    }
     const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
     if (dejavu.covers(cp)) return dejavu;
     const cjk = familyTtfFace(CJK, 'normal');
