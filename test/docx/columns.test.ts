@@ -104,3 +104,33 @@ test('corpus: continuous sections with 2, 1 and 3 columns on one page, as LibreO
   assert.equal(column2.page, 1);
   assert.ok(column2.yMin > single.yMax && Math.abs(col.yMin - column2.yMin) < 1 && col.xMin > column2.xMin + 100, 'three columns below it');
 });
+
+test('a table taller than a column goes on at the top of column 2, beside column 1, not over it', async () => {
+  const row = (i: number): string => `<w:tr><w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${p(`Row${i}`)}</w:tc></w:tr>`;
+  const table = `<w:tbl><w:tblPr><w:tblW w:w="2000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>${Array.from({ length: 70 }, (_, i) => row(i)).join('')}</w:tbl>`;
+  const { all, pages } = await pdfWords(buildDocx({ body: table + p('After'), sectPr: sect(TWO) }));
+  assert.equal(pages, 1, 'two columns hold the rows one column could not');
+  const rows = all.filter((w) => /^Row\d+$/.test(w.text));
+  assert.equal(rows.length, 70);
+  const second = rows.filter((w) => w.xMin > MIDDLE);
+  assert.ok(second.length > 5, `rows in column 2: ${second.length}`);
+  const first = rows.filter((w) => w.xMin < MIDDLE);
+  const top2 = second.reduce((a, w) => (w.yMin < a.yMin ? w : a));
+  assert.ok(Math.abs(top2.yMin - word(all, 'Row0').yMin) < 1, `column 2 starts at the top: ${top2.yMin}`);
+  assert.equal(Number(top2.text.slice(3)), first.length, 'column 2 goes on with the next row');
+  // No two rows drawn on the same spot.
+  const spots = new Set(rows.map((w) => `${Math.round(w.xMin)},${Math.round(w.yMin)}`));
+  assert.equal(spots.size, rows.length, 'every row has its own place');
+});
+
+test('corpus: a table over two columns and two pages reads in order, its second column beside the first', { skip: !fs.existsSync(path.join(CORPUS, 'docx2pdf__TableOverSectionColumnsOverPages.docx')) && 'no corpus' }, async () => {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(CORPUS, 'docx2pdf__TableOverSectionColumnsOverPages.docx')));
+  const { all, pages } = await pdfWords(bytes);
+  assert.equal(pages, 2);
+  const other = word(all, 'Some');
+  assert.equal(other.page, 1);
+  assert.ok(other.xMin > 300, `"Some other text" in the right-hand column: ${other.xMin}`);
+  const page1 = all.filter((w) => w.page === 1);
+  const clash = page1.filter((a) => page1.some((b) => b !== a && Math.abs(a.yMin - b.yMin) < 2 && a.xMin < b.xMax - 1 && b.xMin < a.xMax - 1));
+  assert.deepEqual(clash.map((w) => w.text), [], 'no word drawn over another');
+});

@@ -417,8 +417,10 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     case 'w:noBreakHyphen':
       pushText(builder, '-', style);
       break;
-    case 'w:sym': {
-      const code = parseInt(node.attrs['w:char'] ?? '', 16);
+    case 'w:sym':
+    case 'w16se:symEx': {
+      // w16se:symEx (Word 2016+, the Choice of an mc:AlternateContent) names a Unicode character, often an emoji.
+      const code = parseInt(node.attrs['w:char'] ?? node.attrs['w16se:char'] ?? '', 16);
       // Symbol-font characters are private-use code points; bulletText maps the common ones to Unicode.
       if (Number.isFinite(code) && code > 0 && code <= 0x10ffff) pushText(builder, bulletText(String.fromCodePoint(code)), style);
       break;

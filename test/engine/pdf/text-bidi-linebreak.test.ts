@@ -48,6 +48,12 @@ test('line breaks: between ideographs and kana, never before 、。） nor after
   assert.equal(cut('漢字、かな。（注）テスト「引用」'), '漢|字、|か|な。|（注）|テ|ス|ト|「引|用」');
   assert.equal(cut('hello world  foo'), 'hello |world  |foo');
   assert.equal(cut('well-known -5 (a) x'), 'well-|known |-5 |(a) |x');
+  // Word breaks after a hyphen between digits too (phone numbers, year ranges), not after one that starts a number.
+  assert.equal(cut('Call 1-800-427-2419 in 2006-2007, at -5 or x-1'), 'Call |1-|800-|427-|2419 |in |2006-|2007, |at |-5 |or |x-|1');
+  assert.equal(cut('800-427', '1-'), '|800-|427');
+  assert.equal(cut('-427', '800'), '-|427');
+  assert.equal(cut('427', '800-'), '|427');
+  assert.equal(cut('427', ' -'), '427');
   // Kinsoku beyond UAX #14: small kana, the prolonged sound mark and iteration marks do not start a line.
   assert.equal(cut('テッーク々'), 'テッー|ク々');
 });

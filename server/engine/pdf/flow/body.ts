@@ -197,10 +197,11 @@ export class BodyFlow {
           const hits = this.exclusions.map((e) => ({ ...e, wrap: 'topAndBottom' as const }));
           this.y = wrapAround(hits, this.left, this.right, this.y, b.heights[0] ?? 0).top;
         }
-        // A table that goes on in the next column keeps its first column's x (flow/table.ts places the columns once).
+        // A table that goes on in the next newspaper column (or page) moves with it: the frame follows the column.
         const frame = { left: this.left, top: this.colTop, bottom: this.bottom };
         const onward = (): void => {
           this.nextColumn();
+          frame.left = this.left;
           frame.top = this.colTop;
           frame.bottom = this.bottom;
         };

@@ -120,8 +120,9 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
   const maxRow = pageContent - headHeight;
   const splits = (plan: RowPlan, need: number): boolean => free(plan) && (!plan.row.cantSplit || need > maxRow + EPS);
 
+  // Column edges from the frame's left edge: the frame moves when the table goes on in the next newspaper column.
   const colX: number[] = [];
-  let acc = frame.left + t.x;
+  let acc = t.x;
   for (const w of t.columns) {
     colX.push(acc);
     acc += w;
@@ -150,8 +151,8 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
     const plan = plans[i];
     const f = fields();
     for (const cell of plan.row.cells) {
-      const x = colX[cell.col];
-      const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - x;
+      const x = frame.left + colX[cell.col];
+      const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - colX[cell.col];
       let h = plan.height;
       for (let k = i + 1; k < Math.min(plans.length, i + cell.rowSpan); k++) h += plans[k].height;
       if (cell.fill) emitter.fillRect(x, y, w, h, cell.fill);

@@ -59,5 +59,27 @@ export function breakOpportunities(text: string, before = ''): number[] {
     if (!isSpace(last) && (NO_START.has(after) || NO_END.has(last))) continue;
     out.push(i);
   }
-  return out;
+  return hyphenBeforeDigits(text, ctx, out);
+}
+
+const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
+const isLatinWordChar = (cp: number): boolean =>
+  isDigit(cp) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7);
+
+/**
+ * Word breaks after a hyphen-minus that follows a letter or digit also when a digit comes next ("1-800-|427-|2419",
+ * "2006-|2007": why Word users type non-breaking hyphens in phone numbers), where UAX #14 (LB25) keeps "-" with the
+ * number after it. A hyphen after a space or at the start ("-5") stays with its number. `found` is ascending.
+ */
+function hyphenBeforeDigits(text: string, ctx: string, found: number[]): number[] {
+  let extra: number[] | null = null;
+  const n = ctx.length;
+  if (n >= 2 && ctx.charCodeAt(n - 1) === 0x2d && isLatinWordChar(ctx.charCodeAt(n - 2)) && isDigit(text.charCodeAt(0))) extra = [0];
+  for (let i = text.indexOf('-'); i >= 0 && i + 1 < text.length; i = text.indexOf('-', i + 1)) {
+    if (!isDigit(text.charCodeAt(i + 1))) continue;
+    const prev = i > 0 ? text.charCodeAt(i - 1) : ctx.length > 0 ? ctx.charCodeAt(ctx.length - 1) : -1;
+    if (isLatinWordChar(prev)) (extra ??= []).push(i + 1);
+  }
+  if (!extra) return found;
+  return [...new Set([...found, ...extra])].sort((a, b) => a - b);
 }
