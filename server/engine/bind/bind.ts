@@ -164,6 +164,7 @@ function bindBlocks(blocks: CBlock[], ctx: Ctx, out: Block[]): Block[] {
         if (block.joinPrev && ctx.openPara !== null && out[out.length - 1] === ctx.openPara) {
           // The piece of a paragraph cut by a section's tag continues the paragraph left open just before it.
           bindInline(block.content, ctx, ctx.openPara.runs);
+          if (block.footnotes) ctx.openPara.footnotes = block.footnotes;
           if (!block.openEnd) ctx.openPara = null;
           break;
         }
@@ -176,6 +177,7 @@ function bindBlocks(blocks: CBlock[], ctx: Ctx, out: Block[]): Block[] {
         const para: Paragraph = { type: 'paragraph', runs };
         if (block.style) para.style = block.style;
         if (block.list) para.list = block.list;
+        if (block.footnotes) para.footnotes = block.footnotes;
         out.push(para);
         ctx.openPara = block.openEnd ? para : null;
         break;
@@ -216,7 +218,8 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
   for (const node of content) {
     switch (node.k) {
       case 'run':
-        if (node.run.type === 'text') pushText(runs, node.run.text, node.run.style);
+        // A footnote's mark stays a run of its own: it names its note (flow/notes.ts).
+        if (node.run.type === 'text' && node.run.footnote === undefined) pushText(runs, node.run.text, node.run.style);
         else runs.push(node.run);
         break;
       case 'var': {
@@ -244,7 +247,7 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
 /** Appends text, joining it to the previous run when that has the same (interned) style. */
 function pushText(runs: Inline[], text: string, style: RunStyle | undefined): void {
   const last = runs[runs.length - 1];
-  if (last !== undefined && last.type === 'text' && last.style === style) {
+  if (last !== undefined && last.type === 'text' && last.style === style && last.footnote === undefined) {
     runs[runs.length - 1] = style ? { type: 'text', text: last.text + text, style } : { type: 'text', text: last.text + text };
     return;
   }

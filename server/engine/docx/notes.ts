@@ -61,6 +61,11 @@ export class Notes {
     return mark;
   }
 
+  /** How many footnotes the paragraph being read references so far (the last one's index is this minus 1). */
+  get pendingFootnotes(): number {
+    return this.pending.length;
+  }
+
   /** The footnotes referenced since the last call, for the paragraph just read (none inside a note's own text). */
   takeFootnotes(): Block[][] | undefined {
     if (this.reading || this.pending.length === 0) return undefined;

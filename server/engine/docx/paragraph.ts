@@ -130,8 +130,9 @@ function mergeRuns(runs: Inline[]): Inline[] {
     const prev = out[out.length - 1];
     if (run.type === 'text') {
       if (run.text === '') continue;
-      const key = styleKey(run.style);
-      if (prev && prev.type === 'text' && lastKey === key) {
+      // A footnote's mark stays a run of its own (it names its note), and nothing joins it.
+      const key = run.footnote === undefined ? styleKey(run.style) : '\0note';
+      if (prev && prev.type === 'text' && lastKey === key && run.footnote === undefined) {
         prev.text += run.text;
         continue;
       }
@@ -237,7 +238,7 @@ function pushField(builder: Builder, field: 'page' | 'pages', style: RunStyle): 
 function pushText(builder: Builder, text: string, style: RunStyle): void {
   const seg = builder.segments[builder.segments.length - 1];
   const prev = seg[seg.length - 1];
-  if (prev && prev.type === 'text' && prev.style === style) {
+  if (prev && prev.type === 'text' && prev.style === style && prev.footnote === undefined) {
     prev.text += text;
     return;
   }
@@ -455,8 +456,12 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     case 'w:footnoteReference':
     case 'w:endnoteReference': {
       const kind = node.name === 'w:footnoteReference' ? 'footnote' : 'endnote';
-      const mark = ctx.doc.notes?.reference(kind, node);
-      if (mark) pushText(builder, mark, style.vertAlign ? style : { ...style, vertAlign: 'superscript' });
+      const notes = ctx.doc.notes;
+      const mark = notes?.reference(kind, node);
+      const markStyle: RunStyle = style.vertAlign ? style : { ...style, vertAlign: 'superscript' };
+      // A footnote's mark is a run of its own that names its note: the flow puts the note on the mark's page.
+      if (mark && kind === 'footnote' && notes) builder.segments[builder.segments.length - 1].push({ type: 'text', text: mark, style: markStyle, footnote: notes.pendingFootnotes - 1 });
+      else if (mark) pushText(builder, mark, markStyle);
       // A note that cannot be found (no notes part, a damaged one, an unknown id) is reported.
       if (mark === undefined) dropped(ctx.doc.warnings, ctx.part, node);
       break;

@@ -100,6 +100,11 @@ export interface TextRun {
   /** May contain '\t' (tab) and '\n' (line break inside the paragraph). */
   text: string;
   style?: RunStyle;
+  /**
+   * This run is the reference mark of the paragraph's footnote at this index (Paragraph.footnotes): the page flow
+   * puts the note on the page of the line that holds the mark. Read from .docx only.
+   */
+  footnote?: number;
 }
 
 export interface ImageRun {
@@ -268,7 +273,8 @@ export interface Paragraph {
   list?: ListInfo;
   /**
    * The footnotes this paragraph references, each its text (the number mark first), in reference order: drawn
-   * at the foot of the page the paragraph ends on. Read from .docx only (the .json template form has none).
+   * at the foot of the page of the line holding its mark (TextRun.footnote; without one, the paragraph's last
+   * line). Read from .docx only (the .json template form has none).
    */
   footnotes?: Block[][];
 }

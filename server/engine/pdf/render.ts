@@ -55,6 +55,8 @@ export interface RenderedPdf {
 interface LaidSection {
   section: Section;
   geo: PageGeometry;
+  /** The geometry of the section's first page when its title-page header or footer differs in height. */
+  firstGeo?: PageGeometry;
   body: LaidBlock[];
   /** Header/footer layouts by their source block list (laid out once with placeholder page numbers). */
   parts: Map<Block[], LaidHeaderFooter>;
@@ -107,8 +109,10 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
     budget,
     locale,
   };
-  let headerHeight = 0;
-  let footerHeight = 0;
+  // The body's top and foot follow the tallest header and footer its pages use: the title page's own (w:titlePg)
+  // count for the first page only, as Word and LibreOffice lay it out.
+  const heights = { rest: [0, 0], first: [0, 0] };
+  const titlePage = section.titlePage === true;
   for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
     const variants = asObject<Record<string, unknown>>(set);
     if (!variants) continue;
@@ -118,11 +122,13 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
       const laid = layoutStack(blocks, width, { ...partCtx, lists: new ListCounters() });
       const hasFields = holdsFields(laid.blocks);
       parts.set(blocks, { blocks: laid.blocks, height: laid.height, hasFields, source: blocks, hasBehind: laid.blocks.some((b) => b.kind === 'table' && b.float?.behind === true) });
-      if (isHeader) headerHeight = Math.max(headerHeight, laid.height);
-      else footerHeight = Math.max(footerHeight, laid.height);
+      const which = key === 'first' ? heights.first : heights.rest;
+      if (key !== 'first' || titlePage) which[isHeader ? 0 : 1] = Math.max(which[isHeader ? 0 : 1], laid.height);
     }
   }
-  const geo = withHeaderFooter(base, headerHeight, footerHeight);
+  const geo = withHeaderFooter(base, heights.rest[0], heights.rest[1]);
+  const first = withHeaderFooter(base, heights.first[0], heights.first[1]);
+  const firstGeo = titlePage && (first.top !== geo.top || first.bottom !== geo.bottom) ? first : undefined;
   const ctx: LayoutContext = {
     fonts,
     defaults,
@@ -140,7 +146,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const bodyWidth = columns ? Math.min(...columns.width) : width;
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
   const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
-  return { section, geo, body, parts, ctx, columns };
+  return { section, geo, firstGeo, body, parts, ctx, columns };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -181,7 +187,10 @@ function relayoutIn(ls: LaidSection): Relayout {
   const width = ls.columns ? Math.min(...ls.columns.width) : ls.geo.right - ls.geo.left;
   return (p, narrow) => {
     const again = layoutParagraph(p.source, width, { ...ctx, narrow });
-    if (p.footnotes) again.footnotes = p.footnotes;
+    if (p.footnotes) {
+      again.footnotes = p.footnotes;
+      again.footnoteOf = p.footnoteOf;
+    }
     return again;
   };
 }
@@ -213,6 +222,7 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
       columns: ls.columns,
       continueAt: ls.section.continuous === true ? endY : undefined,
       balance: laid[i + 1]?.section.continuous === true,
+      firstGeo: ls.firstGeo,
     };
     const flow = new BodyFlow(emitter, pages, ls.geo, budget, options, relayoutIn(ls));
     sectionStarts.push(flow.page);

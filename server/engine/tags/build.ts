@@ -102,6 +102,7 @@ function buildPieces(info: ParaInfo, container: Container, styles: StyleInterner
         dropIfEmpty: blank && last,
         ...(first ? {} : { joinPrev: true as const }),
         ...(last ? {} : { openEnd: true as const }),
+        ...(last && para.footnotes ? { footnotes: para.footnotes } : {}),
       };
       stack[stack.length - 1].out.push(block);
     }
@@ -152,6 +153,7 @@ function buildParagraph(info: ParaInfo, container: Container, styles: StyleInter
     ...(para.list ? { list: para.list } : {}),
     content,
     dropIfEmpty,
+    ...(para.footnotes ? { footnotes: para.footnotes } : {}),
   };
   for (let i = wrappers.length - 1; i >= 0; i--) {
     const tag = wrappers[i].tag as Extract<TagTok['tag'], { type: 'open' }>;
@@ -236,7 +238,10 @@ function pushText(out: CInline[], info: ParaInfo, start: number, end: number, st
     const text = run.text.slice(Math.max(start, runStart) - runStart, Math.min(end, runEnd) - runStart);
     if (text === '') continue;
     const style = styles.intern(run.style);
-    out.push({ k: 'run', run: style ? { type: 'text', text, style } : { type: 'text', text } });
+    const piece: Inline = style ? { type: 'text', text, style } : { type: 'text', text };
+    // A footnote's mark keeps the note it names (flow/notes.ts places the note by it).
+    if (run.footnote !== undefined) piece.footnote = run.footnote;
+    out.push({ k: 'run', run: piece });
   }
 }
 

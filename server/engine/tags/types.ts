@@ -74,6 +74,8 @@ export type CBlock =
        */
       joinPrev?: true;
       openEnd?: true;
+      /** The paragraph's footnotes (Paragraph.footnotes), kept as they are: on its last piece. */
+      footnotes?: Block[][];
     }
   | { k: 'section'; ref: CName; inverted: boolean; body: CBlock[] }
   | { k: 'table'; columns: number[]; style?: Table['style']; rows: CRow[] };

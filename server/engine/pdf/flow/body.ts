@@ -13,7 +13,7 @@ import { paragraphHeight } from '../layout/blocks.js';
 import type { PageGeometry } from './section.js';
 import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
-import { footnotesOf, PageNotes } from './notes.js';
+import { footnotesOf, notesByLine, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
 import { balancedHeight, type ColumnSet } from './columns.js';
 import { floatRect, frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
@@ -28,6 +28,8 @@ export interface FlowOptions {
   continueAt?: number;
   /** Even out the columns (the section ends in a continuous section break). */
   balance?: boolean;
+  /** The geometry of the section's first page when it differs (a title page's own header or footer). */
+  firstGeo?: PageGeometry;
 }
 
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
@@ -54,12 +56,16 @@ export class BodyFlow {
   private exclusions: Exclusion[] = [];
   /** Boxes of the open page's floats in front of the text: added when the page is full. */
   private front: Box[] = [];
+  /** The open page's geometry: the section's, or its first page's (options.firstGeo). */
+  private geo: PageGeometry;
+  /** Pages this section has started. */
+  private started = 0;
 
   /** Starts the section on a new page. */
   constructor(
     private readonly emitter: Emitter,
     private readonly pages: PageSequence,
-    private readonly geo: PageGeometry,
+    private readonly sectionGeo: PageGeometry,
     /** The render's limits: time checked per block and table row. */
     private readonly budget?: RenderBudget,
     private readonly options: FlowOptions = {},
@@ -67,12 +73,14 @@ export class BodyFlow {
     private readonly relayout?: Relayout,
   ) {
     this.columns = options.columns ?? null;
-    this.y = geo.top;
-    this.colTop = geo.top;
-    placeFloatsInStacks(emitter, () => geo);
+    this.geo = sectionGeo;
+    this.y = sectionGeo.top;
+    this.colTop = sectionGeo.top;
+    placeFloatsInStacks(emitter, () => this.geo);
     if (options.continueAt !== undefined && pages.number > 0) {
-      this.y = this.colTop = Math.min(options.continueAt, geo.bottom);
+      this.y = this.colTop = Math.min(options.continueAt, sectionGeo.bottom);
       this.atTop = false;
+      this.started = 1; // the page it goes on is not its own first page
     } else this.newPage();
   }
 
@@ -97,7 +105,10 @@ export class BodyFlow {
 
   newPage(overflow = false): void {
     this.finishPage();
+    this.geo = this.started === 0 && this.options.firstGeo ? this.options.firstGeo : this.sectionGeo;
+    this.started++;
     this.pages.start(this.geo.width, this.geo.height);
+    this.notes.continueOn(this.geo.bottom - this.geo.top);
     this.y = this.colTop = this.geo.top;
     this.col = 0;
     this.colEnds = [];
@@ -210,10 +221,12 @@ export class BodyFlow {
         const notes = footnotesOf([b]);
         this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, onward, () => this.fields(), () => this.budget?.tick());
         this.atTop = false;
-        this.notes.add(notes);
+        this.notes.add(notes, this.noteRoom());
       }
     }
     for (; pendingBreaks > 1; pendingBreaks--) this.newPage();
+    // Notes continued past the section's last page get pages of their own (Word adds them too).
+    while (this.notes.carrying && this.pages.number > 0) this.newPage(true);
     if (this.options.balance) {
       // The next section goes on below this one, on this page: its columns' lines and notes are drawn now.
       this.separators();
@@ -271,9 +284,21 @@ export class BodyFlow {
 
   /** The foot of the body in this column: above the page's footnotes, or where balanced columns end. */
   private get bottom(): number {
-    const foot = this.geo.bottom - this.notes.height;
+    return this.footWith(this.notes.height);
+  }
+
+  /** The foot of the body in this column were the page's notes `notes` points tall. */
+  private footWith(notes: number): number {
+    const foot = this.geo.bottom - notes;
     const last = !this.columns || this.col >= this.columns.x.length - 1;
     return this.limit !== null && !last ? Math.min(foot, this.limit) : foot;
+  }
+
+  /** Room for notes below the lowest text of this page (in any column). */
+  private noteRoom(): number {
+    let low = this.y;
+    for (const end of this.colEnds) if (end !== undefined && end > low) low = end;
+    return this.geo.bottom - low;
   }
 
   private get room(): number {
@@ -292,6 +317,33 @@ export class BodyFlow {
     return n;
   }
 
+  /**
+   * How many of `lines` fit from the current y when each brings the footnotes its marks call (`byLine`): they must
+   * fit below it, all of them, or at least their first line (the rest goes on the next page), which ends the page.
+   */
+  private fittingWithNotes(lines: Line[], from: number, byLine: (LaidBlock[] | undefined)[]): number {
+    let y = this.y;
+    let n = 0;
+    let taken: LaidBlock[] = [];
+    for (let i = from; i < lines.length; i++) {
+      const h = lines[i].height;
+      const notes = byLine[i];
+      if (!notes) {
+        if (y + h > this.footWith(this.notes.height + this.notes.need(taken)) + 0.01) break;
+      } else {
+        const all = [...taken, ...notes];
+        if (y + h > this.footWith(this.notes.height + this.notes.need(all)) + 0.01) {
+          if (y + h <= this.footWith(this.notes.height + this.notes.least(notes, taken)) + 0.01) n++;
+          break;
+        }
+        taken = all;
+      }
+      y += h;
+      n++;
+    }
+    return n;
+  }
+
   private paragraph(laid: LaidParagraph, next: LaidBlock | undefined): void {
     let p = laid;
     if (p.pageBreakBefore && !this.atTop) this.newPage();
@@ -305,14 +357,13 @@ export class BodyFlow {
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
     if (this.exclusions.length > 0) p = this.aroundFloats(p);
     const lines = p.lines;
+    const byLine = notesByLine(p);
     let i = 0;
     let first = true;
     while (i < lines.length) {
-      let n = this.fitting(lines, i, this.y);
+      // A line that holds footnote marks brings their notes: they must fit below it on the same page.
+      let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
-      // The chunk that ends the paragraph brings its footnotes: they must fit below it on the same page.
-      const noteNeed = p.footnotes ? this.notes.need(p.footnotes) : 0;
-      if (noteNeed > 0 && n === remaining) n = this.fitting(lines, i, this.y, noteNeed);
       if (!this.atTop) {
         // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top.
         if (n === 1 && remaining > 1 && first) n = 0;
@@ -330,14 +381,15 @@ export class BodyFlow {
       if (p.shading || p.borders) this.emitter.paragraphBox(p, this.left, this.y, height, i === 0, i + n === lines.length);
       if (first && p.heading) this.pages.current.bookmarks.push({ level: p.heading.level, title: p.heading.title });
       const fields = this.fields();
-      for (const line of chunk) {
+      chunk.forEach((line, k) => {
         this.emitter.line(line, this.left, this.y, fields);
         this.y += line.height;
-      }
+        const notes = byLine?.[i + k];
+        if (notes) this.notes.add(notes, this.noteRoom());
+      });
       this.atTop = false;
       first = false;
       i += n;
-      if (i === lines.length && p.footnotes) this.notes.add(p.footnotes);
       if (i < lines.length) this.nextColumn();
     }
     this.y += p.spaceAfter;

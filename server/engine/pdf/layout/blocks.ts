@@ -17,7 +17,14 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
     if (block.type === 'paragraph') {
       const laid = layoutParagraph(block, width, ctx);
       if (Array.isArray(block.footnotes) && depth < MAX_TABLE_DEPTH) {
-        laid.footnotes = block.footnotes.flatMap((note) => layoutBlocks(note, width, ctx, depth + 1));
+        laid.footnotes = [];
+        laid.footnoteOf = [];
+        for (const [index, note] of block.footnotes.entries()) {
+          for (const b of layoutBlocks(note, width, ctx, depth + 1)) {
+            laid.footnotes.push(b);
+            laid.footnoteOf.push(index);
+          }
+        }
       }
       out.push(laid);
     }

@@ -24,6 +24,8 @@ export interface Fmt {
   link: string | null;
   /** The face whose ascent and descent count for the line when a fallback face draws the text (fallbackLineFace). */
   lineFace?: Face;
+  /** A footnote's reference mark: the index of its note in the paragraph's footnotes (flow/notes.ts). */
+  note?: number;
 }
 
 export interface TextItem {
@@ -110,6 +112,8 @@ export interface LaidParagraph {
   hasFields: boolean;
   /** The paragraph's footnotes, laid out at its width (flow/notes.ts places them at the page foot). */
   footnotes?: LaidBlock[];
+  /** For each block of `footnotes`, the index of the note it belongs to (the mark's Fmt.note names it). */
+  footnoteOf?: number[];
 }
 
 export interface LaidCell {

@@ -908,7 +908,8 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     if (run.type === 'text') {
       if (typeof run.text !== 'string' || run.text.length === 0) continue;
       const rs = merge(ctx.defaults.run, run.style);
-      const fmt = makeFmt(rs);
+      // A footnote's mark gets a format of its own that names the note (never shared, so never joined).
+      const fmt = typeof run.footnote === 'number' ? { ...makeFmt(rs), note: run.footnote } : makeFmt(rs);
       let text = cleanText(run.text);
       if (rs.caps === true) text = upperCase(text, ctx.locale);
       if (hasArabic(text)) text = shapeArabic(text);
