@@ -349,7 +349,8 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('npm run fidelity -- --corpus DIR --work .tmp/x     # another folder of .docx files; PDFs and results.json in --work');
     L.push('npm run fidelity -- --report-only                  # rewrite the report from the last results.json');
     L.push('npm run fidelity -- --lo-from DIR --work .tmp/y    # docloom only: LibreOffice\'s PDFs and times from an earlier --work DIR');
-    L.push('                                                   # (its output does not change with docloom; speed-ups then mix two runs)');
+    L.push('                                                   # (its output does not change with docloom; speed-ups then mix two runs,');
+    L.push('                                                   # so this page and the JSON are left alone unless --out / --summary)');
     L.push('# the fixtures as static documents, into a section of their own:');
     L.push('npm run fidelity -- --corpus ../shared/fixtures/docxtemplater-examples --section fixtures-static \\');
     L.push('  --title "Fixtures as static documents" --summary docs/fidelity-fixtures.json --work .tmp/fidelity-fixtures');
@@ -359,8 +360,10 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('Debian\'s `/usr/bin/python3`, which the script calls by that path.');
   }
 
-  // The page is written for a whole run of the default corpus, or of another folder into a section of its own.
-  const subset = argv.includes('--only') || argv.includes('--limit') || (isCorpus && argValue(argv, '--corpus') !== null);
+  // The page is written for a whole run of the default corpus, or of another folder into a section of its own. A run
+  // that borrows LibreOffice's PDFs and times from an earlier one (--lo-from) is not published unless asked: its
+  // speed-up compares docloom now with LibreOffice then, not "in the same run".
+  const subset = argv.includes('--only') || argv.includes('--limit') || argv.includes('--lo-from') || (isCorpus && argValue(argv, '--corpus') !== null);
   const outMd = argv.includes('--out') || !subset ? opt.out : null;
   if (outMd) writeSection(outMd, section, L.join('\n'));
   const compact = rows.map((r) => ({
@@ -390,5 +393,5 @@ export async function corpusMain(argv: string[]): Promise<void> {
   };
   if (!subset || argv.includes('--summary')) fs.writeFileSync(opt.json, `${JSON.stringify(summaryJson, null, 1)}\n`);
   fs.writeFileSync(path.join(opt.work, 'summary.json'), `${JSON.stringify(summaryJson, null, 1)}\n`);
-  process.stdout.write(`${outMd ? `wrote ${path.relative(process.cwd(), outMd)}` : 'subset: docs/fidelity.md left alone (give --out to write it)'}; results in ${path.relative(process.cwd(), opt.work) || '.'}\n`);
+  process.stdout.write(`${outMd ? `wrote ${path.relative(process.cwd(), outMd)}` : 'a subset or a --lo-from run: docs/fidelity.md left alone (give --out, and --summary for the JSON, to write them)'}; results in ${path.relative(process.cwd(), opt.work) || '.'}\n`);
 }
