@@ -1,20 +1,9 @@
 /**
- * Chart colours: DrawingML colours with their transforms (drawing-color.ts: lumMod/lumOff for greys such as
- * "text 1, 65 %", shade and tint for the seventh series onwards), and the automatic colour of each series.
+ * The automatic colour of each chart series. The colours a chart writes (with lumMod/lumOff for greys such as
+ * "text 1, 65 %", shade and tint for the seventh series onwards) are read by drawing-color.ts like any shape's.
  */
-import { drawingColor, fillColor, rgbHex, type Rgb } from './drawing-color.js';
+import { rgbHex, type Rgb } from './drawing-color.js';
 import { themeColor, type Theme } from './theme.js';
-import type { XElement } from './xml.js';
-
-/** The colour inside a fill element (a:solidFill, a:fillRef…), transforms applied; undefined when none is readable. */
-export function chartColor(fill: XElement | undefined, theme: Theme): string | undefined {
-  return drawingColor(fill, theme);
-}
-
-/** The flat colour of a shape's fill (solid, or a gradient's mean colour) from its spPr. */
-export function chartFill(spPr: XElement | undefined, theme: Theme): string | undefined {
-  return fillColor(spPr, theme);
-}
 
 /**
  * The automatic colour of series (or point) `index`: the theme's six accents, then the same accents darker

@@ -8,7 +8,8 @@
  */
 import type { Chart, ChartAxis, ChartLabels, ChartPlot, ChartRun, ChartSeries, ChartText } from '../model/types.js';
 import type { PartContext } from './context.js';
-import { accentColor, chartColor, chartFill } from './chart-color.js';
+import { accentColor } from './chart-color.js';
+import { drawingColor, fillColor } from './drawing-color.js';
 import { themeFont, type Theme } from './theme.js';
 import { emu } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
@@ -63,7 +64,7 @@ function readChartSpace(space: XElement, chartEl: XElement, theme: Theme): Chart
   const plotArea = child(chartEl, 'c:plotArea');
   const chart: Chart = { categories: [], plots: [], text: base };
   const area = child(space, 'c:spPr');
-  const fill = child(area, 'a:noFill') ? undefined : chartFill(area, theme);
+  const fill = child(area, 'a:noFill') ? undefined : fillColor(area, theme);
   if (fill) chart.fill = fill;
   const border = lineColor(area, theme);
   if (border) chart.border = border;
@@ -139,14 +140,14 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     if (cats && cats.length > chart.categories.length) chart.categories = cats;
     const values = numbersOf(child(ser, kind === 'scatter' ? 'c:yVal' : 'c:val'));
     const spPr = child(ser, 'c:spPr');
-    const fillColor = child(spPr, 'a:noFill') ? undefined : chartFill(spPr, theme);
+    const seriesFill = child(spPr, 'a:noFill') ? undefined : fillColor(spPr, theme);
     const lineCol = lineColor(spPr, theme);
     const auto = accentColor(index, theme);
     const linear = kind === 'line' || kind === 'scatter';
     const series: ChartSeries = {
       name: textOf(descendant(child(ser, 'c:tx'), 'c:v')).trim() || textOf(child(ser, 'c:tx')).trim() || `Series ${index + 1}`,
       values,
-      color: (linear ? lineCol : fillColor) ?? auto,
+      color: (linear ? lineCol : seriesFill) ?? auto,
     };
     if (kind === 'scatter') series.xValues = numbersOf(child(ser, 'c:xVal'));
     if (!linear && lineCol) series.outline = lineCol;
@@ -160,7 +161,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
       if (wanted) {
         const mSpPr = child(marker, 'c:spPr');
         const shape = symbol === 'square' || symbol === 'diamond' || symbol === 'triangle' || symbol === 'x' || symbol === 'dash' ? symbol : 'circle';
-        series.marker = { symbol: shape, size: Math.min(72, Math.max(2, number(val(marker, 'c:size')) ?? 5)), color: chartColor(child(mSpPr, 'a:solidFill'), theme) ?? series.color };
+        series.marker = { symbol: shape, size: Math.min(72, Math.max(2, number(val(marker, 'c:size')) ?? 5)), color: drawingColor(child(mSpPr, 'a:solidFill'), theme) ?? series.color };
       }
     }
     // Per-point colours: pies and "vary colours by point" cycle the accents; c:dPt overrides single points.
@@ -170,7 +171,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     }
     for (const dPt of children(ser, 'c:dPt')) {
       const p = number(val(dPt, 'c:idx'));
-      const color = chartFill(child(dPt, 'c:spPr'), theme);
+      const color = fillColor(child(dPt, 'c:spPr'), theme);
       if (p === undefined || p < 0 || p >= points || !color) continue;
       series.pointColors ??= Array.from({ length: points }, () => undefined);
       series.pointColors[p] = color;
@@ -247,7 +248,7 @@ function axisOf(ax: XElement | undefined, theme: Theme, base: ChartText): ChartA
 function lineColor(spPr: XElement | undefined, theme: Theme): string | undefined {
   const ln = child(spPr, 'a:ln');
   if (!ln || child(ln, 'a:noFill')) return undefined;
-  return chartColor(child(ln, 'a:solidFill'), theme);
+  return drawingColor(child(ln, 'a:solidFill'), theme);
 }
 
 /** The text of a title's rich text (paragraphs joined by spaces), or of its cached reference. */
@@ -283,7 +284,7 @@ function textStyle(body: XElement | undefined, theme: Theme, base: ChartText): C
   if (size) out.size = size / 100;
   if (rPr.attrs.b !== undefined) out.bold = rPr.attrs.b === '1';
   if (rPr.attrs.i !== undefined) out.italic = rPr.attrs.i === '1';
-  const color = chartColor(child(rPr, 'a:solidFill'), theme);
+  const color = drawingColor(child(rPr, 'a:solidFill'), theme);
   if (color) out.color = color;
   const latin = child(rPr, 'a:latin')?.attrs.typeface;
   const font = latin === '+mn-lt' ? themeFont(theme, 'minorHAnsi') : latin === '+mj-lt' ? themeFont(theme, 'majorHAnsi') : latin;

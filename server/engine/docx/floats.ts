@@ -22,7 +22,7 @@ const INSET_X = 7.2;
 const INSET_Y = 3.6;
 
 /** A rectangle in points inside the anchor's box (for shapes within a group). */
-interface Rect {
+export interface Rect {
   x: number;
   y: number;
   w: number;
@@ -144,7 +144,7 @@ function bodyLayout(bodyPr: XElement | undefined): { margins: NonNullable<TableC
 
 export const NO_MARGINS = { left: 0, right: 0, top: 0, bottom: 0 };
 
-function xfrmRect(xfrm: XElement | undefined): Rect | undefined {
+export function xfrmRect(xfrm: XElement | undefined): Rect | undefined {
   const off = child(xfrm, 'a:off');
   const ext = child(xfrm, 'a:ext');
   const w = emu(ext?.attrs.cx);

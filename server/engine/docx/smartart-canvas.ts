@@ -9,9 +9,9 @@ import type { Block, Paragraph, Table } from '../model/types.js';
 import type { FloatPlacement } from '../model/floats.js';
 import type { PartContext } from './context.js';
 import { diagramShapeDecoration } from './decoration.js';
-import { floatTable, NO_MARGINS, shapeOf } from './floats.js';
+import { floatTable, NO_MARGINS, shapeOf, xfrmRect, type Rect } from './floats.js';
 import { toParagraphStyle } from './resolve.js';
-import { emu, round2 } from './units.js';
+import { round2 } from './units.js';
 import { child, type XElement } from './xml.js';
 
 /** A shape's labels laid out in its text box (smartart.ts): the box and its paragraphs. */
@@ -24,19 +24,10 @@ export interface ArtText {
   paragraphs: Paragraph[];
 }
 
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
+/** A shape's box from its a:xfrm; none when it has no size (a zero width means "as wide as its content" to a float). */
 function rectOf(xfrm: XElement | undefined): Rect | undefined {
-  const off = child(xfrm, 'a:off');
-  const ext = child(xfrm, 'a:ext');
-  const w = emu(ext?.attrs.cx) ?? 0;
-  const h = emu(ext?.attrs.cy) ?? 0;
-  return w > 0 || h > 0 ? { x: emu(off?.attrs.x) ?? 0, y: emu(off?.attrs.y) ?? 0, w, h } : undefined;
+  const r = xfrmRect(xfrm);
+  return r && (r.w > 0 || r.h > 0) ? r : undefined;
 }
 
 function placementAt(r: Rect): FloatPlacement {
