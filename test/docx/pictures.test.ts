@@ -73,14 +73,15 @@ function inkOf(pdf: Uint8Array, target: [number, number, number], tolerance = 40
 const close = (actual: number, expected: number, what: string, tol = 2): void =>
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual}, expected ${expected} ± ${tol}`);
 
-test('an EMF with a filled rectangle and an embedded bitmap (EMR_STRETCHDIBITS) is drawn at its size', async () => {
+test('an EMF with a filled rectangle and an embedded bitmap (EMR_STRETCHDIBITS) is drawn at its size, the rectangle as a vector', async () => {
   const docx = buildDocx({ body: picture('img_chart', 144, 72) + p('after the picture'), media: { 'chart.emf': emfPicture(RED, BLUE) } });
   const { pdf, warnings } = await render(docx);
   assert.deepEqual(warnings, []);
+  // The only image in the PDF is the embedded bitmap, at its share of the picture (the right half).
   const [image, ...others] = listImages(pdf);
   assert.equal(others.length, 0);
-  close(image.wPt, 144, 'drawn width (pt)', 0.5);
-  close(image.hPt, 72, 'drawn height (pt)', 0.5);
+  close(image.wPt, 72, 'bitmap drawn width (pt)', 0.5);
+  close(image.hPt, 72, 'bitmap drawn height (pt)', 0.5);
   const red = inkOf(pdf, RED);
   const blue = inkOf(pdf, BLUE);
   // The rectangle is the left half (72 × 72 pt), the bitmap the right half, side by side.
@@ -97,9 +98,8 @@ test('a WMF with an ellipse and an embedded bitmap (META_STRETCHDIB) is drawn at
   const docx = buildDocx({ body: picture('img_shape', 200, 100), media: { 'shape.wmf': wmfPicture(GREEN, MAGENTA) } });
   const { pdf, warnings } = await render(docx);
   assert.deepEqual(warnings, []);
-  const [image] = listImages(pdf);
-  close(image.wPt, 200, 'drawn width (pt)', 0.5);
-  close(image.hPt, 100, 'drawn height (pt)', 0.5);
+  // The ellipse is a path; the one image is the bitmap (its size is measured by its ink below).
+  assert.equal(listImages(pdf).length, 1);
   const green = inkOf(pdf, GREEN);
   const magenta = inkOf(pdf, MAGENTA);
   close(green.x1 - green.x0, 100, 'ellipse width');
@@ -182,7 +182,7 @@ test('a truncated EMF draws what it holds, with a warning naming it; garbage aft
     fc.property(fc.uint8Array({ maxLength: 600 }), fc.boolean(), (tail, wmf) => {
       const bytes = wmf ? new Uint8Array([...wmfPicture(GREEN, MAGENTA).slice(0, 40), ...tail]) : new Uint8Array([...header, ...tail]);
       const drawn = drawMetafile(bytes, 40_000_000);
-      assert.ok(drawn === null || drawn.png.length > 0);
+      assert.ok(drawn === null || drawn.drawing.length > 0);
     }),
     { numRuns: 300 },
   );
@@ -270,12 +270,19 @@ const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '
 const CORPUS_PICTURES = ['aspose__Various_shapes.docx', 'aspose__WMF_with_text.docx', 'docling__test_emf_docx.docx', 'aspose__Office_math.docx'];
 const corpusPresent = CORPUS_PICTURES.every((f) => fs.existsSync(path.join(CORPUS, f)));
 
-test('corpus files with EMF/WMF pictures: the pictures are drawn (no unsupported-picture warning), as images in the PDF', { skip: !corpusPresent && `corpus not at ${CORPUS}` }, async () => {
+/** Filled paths the vector-picture painter wrote (a fill operator closing its own q…Q), in the uncompressed PDF. */
+function vectorFills(pdf: Uint8Array): number {
+  const qdf = withPdfFile(pdf, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1'));
+  return (qdf.match(/\nf\*?\nQ\n/g) ?? []).length;
+}
+
+test('corpus files with EMF/WMF pictures: the pictures are drawn (no unsupported-picture warning), as vector paths in the PDF', { skip: !corpusPresent && `corpus not at ${CORPUS}` }, async () => {
   for (const file of CORPUS_PICTURES) {
     const result = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, file))), delimiters: ['\u0001<<', '>>\u0001'] });
     assert.ok(result.ok, file);
     assert.deepEqual(result.warnings.filter((w) => w.code === 'picture_format_unsupported'), [], file);
+    assert.match(JSON.stringify(result.template), /data:application\/vnd\.docloom\.drawing\+json;base64,/, `${file}: no vector picture in the model`);
     const pdf = (await renderPdf(result.template, {})).bytes;
-    assert.ok(listImages(pdf).length > 0, `${file}: no image in the PDF`);
+    assert.ok(vectorFills(pdf) > 0, `${file}: no vector picture painted`);
   }
 });

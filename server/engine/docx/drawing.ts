@@ -74,7 +74,7 @@ function isEmptyParagraph(block: Block): boolean {
 
 export function imageRun(ctx: PartContext, relId: string | undefined, width: number | undefined, height: number | undefined, alt?: string): ImageRun | undefined {
   if (!relId || !width || !height || width <= 0 || height <= 0) return undefined;
-  const found = ctx.doc.pkg.image(ctx.part, relId, { width, height });
+  const found = ctx.doc.pkg.image(ctx.part, relId);
   let src: string;
   if ('uri' in found) {
     src = found.uri;

@@ -5,6 +5,7 @@
  * followed: only its target string is kept, for hyperlinks.
  */
 import { EngineError } from '../errors.js';
+import { DRAWING_MIME } from '../images/drawing.js';
 import { drawMetafile } from '../images/metafile.js';
 import { maxImagePixels } from '../images/pixel-limit.js';
 import { sniffImage, toDataUri } from '../images/sniff.js';
@@ -210,15 +211,13 @@ export class DocxPackage {
   /**
    * An embedded image as a data URI, or why it cannot be drawn: a format the renderer does not draw (EMF, WMF,
    * TIFF, SVG…, recognised by its bytes), a relationship pointing outside the package or to a missing part, or a
-   * damaged part. EMF and WMF are drawn as PNG (images/metafile.ts), for `shown` (points) when it is given.
+   * damaged part. EMF and WMF become vector pictures (images/metafile.ts).
    */
-  image(part: string, relId: string, shown?: { width: number; height: number }): ImageLookup {
+  image(part: string, relId: string): ImageLookup {
     const rel = this.rels(part).get(relId);
     if (!rel) return { problem: 'missing', target: part };
     if (rel.external) return { problem: 'missing', target: rel.target };
-    // A metafile is rasterised for the size it is shown at (points), so that size is part of its key.
-    const size = shown && shown.width > 0 && shown.height > 0 ? { widthIn: shown.width / 72, heightIn: shown.height / 72 } : undefined;
-    const key = `${rel.target.toLowerCase()}\u0000${size ? `${Math.round(size.widthIn * 72)}x${Math.round(size.heightIn * 72)}` : ''}`;
+    const key = rel.target.toLowerCase();
     const cached = this.mediaCache.get(key);
     if (cached) return cached;
     let result: ImageLookup;
@@ -230,15 +229,15 @@ export class DocxPackage {
         // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
         const image = sniffImage(bytes);
         const format = image ? undefined : pictureFormat(bytes);
-        // EMF and WMF are drawn as PNG (images/metafile.ts) when they can be.
-        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels(), size) : null;
+        // EMF and WMF are drawn as vectors (images/metafile.ts) when they can be.
+        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels()) : null;
         // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
         result = image
           ? image.width * image.height > maxImagePixels()
             ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
             : { uri: toDataUri(bytes, image.mime) }
           : metafile
-            ? { uri: toDataUri(metafile.png, 'image/png'), ...(metafile.damaged ? { damaged: rel.target } : {}) }
+            ? { uri: toDataUri(metafile.drawing, DRAWING_MIME), ...(metafile.damaged ? { damaged: rel.target } : {}) }
             : format
               ? { problem: 'unsupported', target: rel.target, format }
               : { problem: 'damaged', target: rel.target };

@@ -2,15 +2,20 @@
  * The drawing state EMF and WMF records share (GDI: a pen, a brush, a fill mode, a current position, an open path,
  * an object table) and the display list it produces. Shapes arrive in logical coordinates; the format's own
  * mapping (window/viewport, world transform) turns them into fractions of the picture's frame (0–1 on each axis),
- * so the display list is independent of the resolution it is rasterised at (metafile.ts).
+ * so the display list is independent of the size it is drawn at (metafile.ts, drawing.ts).
  *
  * Text is drawn with the bundled fonts' outlines (glyphs.ts), upright only. Clipping, raster operations other than copy, hatches and pattern brushes are not drawn (hatches fill
  * with their colour, patterns not at all). Every list is bounded (MAX_POINTS): a hostile picture cannot run away.
  */
 import { decodeDib } from './dib.js';
 import { glyphFont } from './glyphs.js';
-import type { Poly, Rgba } from './raster.js';
 import type { RgbaImage } from './rgba.js';
+
+/** A colour with alpha, 0–255 each. */
+export type Rgba = readonly [number, number, number, number];
+
+/** A polygon as flat [x0, y0, x1, y1, …]. */
+export type Poly = number[];
 
 export type Op =
   | { kind: 'fill'; polys: Poly[]; evenOdd: boolean; colour: Rgba }

@@ -9,6 +9,7 @@
  */
 import { imageSize } from 'image-size';
 import { EngineError } from '../errors.js';
+import { DRAWING_MIME, readDrawing, type DrawingOp } from '../images/drawing.js';
 import { decodeGifFirstFrame } from '../images/gif.js';
 import { checkPixelLimit, maxImagePixels } from '../images/pixel-limit.js';
 import { encodePng } from '../images/png-encode.js';
@@ -16,6 +17,11 @@ import type { RgbaImage } from '../images/rgba.js';
 import { decodeWebp } from '../images/webp.js';
 
 export type ImageFormat = 'PNG' | 'JPEG' | 'GIF' | 'WEBP' | 'BMP';
+
+/** A vector picture (images/drawing.ts) with its bitmaps prepared like any image. */
+export interface PreparedDrawing {
+  ops: Array<Exclude<DrawingOp, { kind: 'image' }> | { kind: 'image'; image: PreparedImage; x: number; y: number; w: number; h: number }>;
+}
 
 export interface PreparedImage {
   /** Alias in the PDF: the same key is embedded once however often it is drawn. */
@@ -28,6 +34,8 @@ export interface PreparedImage {
   pixelHeight: number;
   /** JPEG EXIF orientation 2–8 (absent when upright): drawImage turns and mirrors the picture by it. */
   orientation?: number;
+  /** A vector picture (an EMF or WMF from a .docx): drawn as paths; `data` then holds its JSON. */
+  drawing?: PreparedDrawing;
 }
 
 /**
@@ -61,8 +69,8 @@ function describe(src: string): string {
 export function prepareImage(src: string): PreparedImage {
   const hit = cache.get(src);
   if (hit) {
-    // The limit may have been lowered since the image was cached.
-    checkPixels(hit.format, hit.pixelWidth, hit.pixelHeight);
+    // The limit may have been lowered since the image was cached (a drawing's bitmaps were checked on their own).
+    if (!hit.drawing) checkPixels(hit.format, hit.pixelWidth, hit.pixelHeight);
     return hit;
   }
   if (typeof src !== 'string' || !src.startsWith('data:')) {
@@ -80,6 +88,7 @@ export function prepareImage(src: string): PreparedImage {
   } catch {
     throw new EngineError('invalid_image', 'An image data: URI has badly percent-encoded data.');
   }
+  if (header.split(';')[0] === DRAWING_MIME) return remember(src, prepareDrawing(data));
   const format = formatOf(data);
   if (!format) {
     const mime = header.split(';')[0] || 'unknown';
@@ -97,6 +106,10 @@ export function prepareImage(src: string): PreparedImage {
   if (format === 'JPEG' && typeof size.orientation === 'number' && size.orientation >= 2 && size.orientation <= 8) {
     image.orientation = size.orientation;
   }
+  return remember(src, image);
+}
+
+function remember(src: string, image: PreparedImage): PreparedImage {
   cache.set(src, image);
   cachedBytes += image.data.length;
   for (const [k, v] of cache) {
@@ -105,6 +118,12 @@ export function prepareImage(src: string): PreparedImage {
     cachedBytes -= v.data.length;
   }
   return image;
+}
+
+/** A vector picture, checked (readDrawing throws invalid_image), its bitmaps prepared; it has no pixels of its own. */
+function prepareDrawing(data: Uint8Array): PreparedImage {
+  const ops = readDrawing(data).ops.map((op) => (op.kind === 'image' ? { ...op, image: prepareImage(op.src) } : op));
+  return { key: `img${nextKey++}`, format: 'PNG', data, pixelWidth: 0, pixelHeight: 0, drawing: { ops } };
 }
 
 function checkPixels(format: ImageFormat, width: number, height: number): void {

@@ -10,6 +10,7 @@
  *   5. metadata, output.
  */
 import { jsPDF } from 'jspdf';
+import './jspdf-flate.js';
 import type { Block, DocMetadata, PageSetup, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
 import { EngineError } from '../errors.js';
 import { DocumentFonts } from './fonts/embed.js';

@@ -11,6 +11,7 @@ import { EngineError } from '../../errors.js';
 import type { PreparedImage } from '../images.js';
 import { drawOriented } from '../image/orient.js';
 import { pngToPdfImage } from '../image/png-to-pdf.js';
+import { drawVectorPicture } from './vector-picture.js';
 
 const FORMAT = 'DOCLOOMCACHED';
 const IMAGES_COLLECTION = 'addImage_images';
@@ -73,7 +74,9 @@ function pngDirect(image: PreparedImage): ProcessedImage | null {
 
 /** Checks an image can be embedded (decoding it once); throws EngineError when jsPDF cannot read it. */
 export function ensureProcessed(image: PreparedImage): void {
-  processOnce(image);
+  if (image.drawing) {
+    for (const op of image.drawing.ops) if (op.kind === 'image') processOnce(op.image);
+  } else processOnce(image);
 }
 
 const DUMMY = new Uint8Array([0]);
@@ -83,6 +86,10 @@ const DUMMY = new Uint8Array([0]);
  * is turned and mirrored upright into that box (its bytes are embedded as stored).
  */
 export function drawImage(doc: jsPDF, image: PreparedImage, x: number, y: number, width: number, height: number): void {
+  if (image.drawing) {
+    drawVectorPicture(doc, image.drawing, x, y, width, height, (bitmap, bx, by, bw, bh) => drawImage(doc, bitmap, bx, by, bw, bh));
+    return;
+  }
   processOnce(image);
   drawOriented(doc, image.orientation, x, y, width, height, (ax, ay, aw, ah) => {
     doc.addImage(DUMMY, FORMAT, ax, ay, aw, ah, image.key);

@@ -1,0 +1,61 @@
+/**
+ * Paints a vector picture (images/drawing.ts: an EMF or WMF from a .docx) into its box as PDF paths: each fill one
+ * path (non-zero or even-odd, as the picture asked), each stroke one path with GDI's round caps and joins, each
+ * bitmap through the ordinary image path. The operators are written directly, inside q…Q, so nothing the painter
+ * tracks (colours, line width) changes; a translucent colour gets an ExtGState through jsPDF.
+ */
+import type { jsPDF } from 'jspdf';
+import type { Rgba } from '../../images/gdi.js';
+import type { PreparedDrawing, PreparedImage } from '../images.js';
+
+/** A hairline (GDI width 0, or thinner than this): one pixel at 150 dpi, as the metafile rasteriser drew it. */
+const HAIRLINE = 72 / 150;
+
+type DrawBitmap = (image: PreparedImage, x: number, y: number, w: number, h: number) => void;
+
+/** Numbers in thousandths of a point, as the rest of the page (floatPrecision 3); String() of a rounded number is far cheaper than toFixed. */
+function n(v: number): string {
+  return String(Math.round(v * 1000) / 1000);
+}
+
+function rgbOp(c: Rgba, op: 'rg' | 'RG'): string {
+  return `${n(c[0] / 255)} ${n(c[1] / 255)} ${n(c[2] / 255)} ${op}`;
+}
+
+export function drawVectorPicture(doc: jsPDF, drawing: PreparedDrawing, x: number, y: number, w: number, h: number, bitmap: DrawBitmap): void {
+  if (!(w > 0) || !(h > 0)) return;
+  const internal = doc.internal as unknown as { write(line: string): void };
+  const pageHeight = doc.internal.pageSize.getHeight();
+  const px = (u: number): string => n(x + u * w);
+  const py = (v: number): string => n(pageHeight - (y + v * h));
+  const path = (points: number[], closed: boolean, out: string[]): void => {
+    if (points.length < 4) return;
+    out.push(`${px(points[0])} ${py(points[1])} m`);
+    for (let i = 2; i + 1 < points.length; i += 2) out.push(`${px(points[i])} ${py(points[i + 1])} l`);
+    if (closed) out.push('h');
+  };
+  for (const op of drawing.ops) {
+    if (op.kind === 'image') {
+      bitmap(op.image, x + op.x * w, y + op.y * h, op.w * w, op.h * h);
+      continue;
+    }
+    const alpha = op.colour[3];
+    if (alpha === 0) continue;
+    const out: string[] = [];
+    if (op.kind === 'fill') {
+      out.push(rgbOp(op.colour, 'rg'));
+      for (const poly of op.polys) path(poly, true, out);
+      out.push(op.evenOdd ? 'f*' : 'f');
+    } else {
+      out.push(rgbOp(op.colour, 'RG'), `${n(Math.max(HAIRLINE, op.width * w))} w`, '1 J', '1 j');
+      for (const line of op.lines) path(line.points, line.closed, out);
+      out.push('S');
+    }
+    // Only the colour operator and the painting operator: no figure had points enough to draw.
+    if (out.length <= (op.kind === 'fill' ? 2 : 5)) continue;
+    doc.saveGraphicsState();
+    if (alpha < 255) doc.setGState(doc.GState({ opacity: alpha / 255, 'stroke-opacity': alpha / 255 }));
+    internal.write(out.join('\n'));
+    doc.restoreGraphicsState();
+  }
+}
