@@ -190,3 +190,17 @@ test('a footer float behind the text is painted under the body (a page-sized fil
   const ink = countPixels(page, 72, { x: MARGIN, y: MARGIN, w: 100, h: 16 }, (rgb) => rgb[0] < 128);
   assert.ok(ink > 20, `the body's words are painted over the white box (${ink} dark pixels)`);
 });
+
+const COVER = path.join(CORPUS, 'tika__testWORD_2006ml.docx');
+
+test('corpus: a Word 2010 cover page — percentage positions (wp14:pctPosHOffset 45.5 % of the page) place its text boxes', { skip: !fs.existsSync(COVER) && `no corpus at ${CORPUS}` }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(COVER)), delimiters: ['\u0001<<', '>>\u0001'] });
+  assert.ok(compiled.ok);
+  const page1 = words((await renderPdf(compiled.template, {})).bytes).filter((w) => w.page === 1);
+  const engaging = page1.find((w) => w.text === 'engaging');
+  assert.ok(engaging, 'the cover text is drawn');
+  // The box holding it: 45.5 % of the 612 pt page from its left edge, 2.5 % of 792 pt from its top, 226.45 pt wide.
+  const left = 0.455 * 612;
+  assert.ok(engaging.xMin > left && engaging.xMax < left + 226.45, `"engaging" at ${engaging.xMin}–${engaging.xMax}, inside the box from ${left}`);
+  assert.ok(engaging.yMin > 0.025 * 792, `"engaging" at y ${engaging.yMin}, below the box's top`);
+});

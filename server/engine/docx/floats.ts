@@ -40,8 +40,14 @@ function axisOf<F extends string>(pos: XElement | undefined, allowed: Set<F>, fa
   const axis: FloatAxis<F> = { from: allowed.has(from) ? from : fallback };
   const offset = emu(textOf(child(pos, 'wp:posOffset')).trim());
   const align = alignOf(textOf(child(pos, 'wp:align')).trim());
+  // Word 2010+ positions by a percentage of the reference area (thousandths of a percent), in the mc:Choice it
+  // reads; the Fallback's posOffset is that share of one page size.
+  const pct = textOf(child(pos, 'wp14:pctPosHOffset') ?? child(pos, 'wp14:pctPosVOffset')).trim();
   if (align) axis.align = align;
-  else axis.offset = round2(offset ?? 0);
+  else if (!child(pos, 'wp:posOffset') && pct !== '' && Number.isFinite(Number(pct))) {
+    axis.offset = 0;
+    axis.share = Number(pct) / 100_000;
+  } else axis.offset = round2(offset ?? 0);
   return axis;
 }
 

@@ -29,6 +29,7 @@ const URIS: Record<string, string> = {
   'http://schemas.microsoft.com/office/word/2010/wordprocessingGroup': 'wpg',
   'http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas': 'wpc',
   'http://schemas.microsoft.com/office/word/2010/wordml': 'w14',
+  'http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing': 'wp14',
   'http://schemas.microsoft.com/office/word/2015/wordml/symex': 'w16se',
   'http://schemas.openxmlformats.org/package/2006/relationships': 'rel',
   'http://schemas.openxmlformats.org/package/2006/content-types': 'ct',

@@ -17,6 +17,8 @@ export interface FloatAxis<F> {
   align?: 'start' | 'center' | 'end';
   /** Distance (points) from the reference area's start, or from the aligned spot when `align` is set. */
   offset?: number;
+  /** A share (0–1) of the reference area's size, added to the offset: Word 2010's percentage positions (wp14:pctPosHOffset). */
+  share?: number;
   /** The size aligned (a group's, for a shape inside it); default the float's own size. */
   span?: number;
 }

@@ -62,7 +62,7 @@ function along<F>(axis: FloatAxis<F>, start: number, end: number, size: number):
   let at = start;
   if (axis.align === 'center') at = start + (end - start - span) / 2;
   else if (axis.align === 'end') at = end - span;
-  return at + (finite(axis.offset) ? axis.offset : 0);
+  return at + (finite(axis.offset) ? axis.offset : 0) + (finite(axis.share) ? axis.share * (end - start) : 0);
 }
 
 /** Where a float sits on the page. */
