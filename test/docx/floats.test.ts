@@ -203,4 +203,9 @@ test('corpus: a Word 2010 cover page — percentage positions (wp14:pctPosHOffse
   const left = 0.455 * 612;
   assert.ok(engaging.xMin > left && engaging.xMax < left + 226.45, `"engaging" at ${engaging.xMin}–${engaging.xMax}, inside the box from ${left}`);
   assert.ok(engaging.yMin > 0.025 * 792, `"engaging" at y ${engaging.yMin}, below the box's top`);
+  // Stacking (wp:anchor relativeHeight): the dark text box (theme tx2) lies over the white rectangle that comes
+  // after it in the document but stacks lower; in document order the white one would hide it.
+  const page = raster((await renderPdf(compiled.template, {})).bytes, 1, 72);
+  const [r, g, b] = page.rgb(Math.round(left + 60), Math.round(0.025 * 792 + 60));
+  assert.ok(r < 100 && g < 110 && b < 130, `the dark box is on top: ${[r, g, b]}`);
 });

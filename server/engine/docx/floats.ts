@@ -66,6 +66,8 @@ function anchorPlacement(frame: XElement, width: number, height: number): FloatP
   const y: FloatAxis<FloatFromY> = simple ? { from: 'page', offset: round2(emu(simple.attrs.y) ?? 0) } : axisOf(childThroughAlternate(frame, 'wp:positionV'), FROM_Y, 'paragraph');
   const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap: wrapOf(frame) };
   if (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true') placement.behind = true;
+  const z = Number(frame.attrs.relativeHeight);
+  if (frame.attrs.relativeHeight && Number.isFinite(z)) placement.z = z;
   const d = (name: string): number => round2(emu(frame.attrs[name]) ?? 0);
   if (placement.wrap !== 'none') placement.distance = { top: d('distT'), right: d('distR'), bottom: d('distB'), left: d('distL') };
   return placement;
@@ -267,7 +269,10 @@ function vmlPlacement(shape: XElement, css: Record<string, string>, length: (v: 
   const wrapType = child(shape, 'w10:wrap')?.attrs.type;
   const wrap: FloatPlacement['wrap'] = wrapType === 'square' || wrapType === 'tight' || wrapType === 'through' ? 'square' : wrapType === 'topAndBottom' ? 'topAndBottom' : 'none';
   const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap };
-  if (Number(css['z-index']) < 0) placement.behind = true;
+  const z = Number(css['z-index']);
+  if (z < 0) placement.behind = true;
+  // Word writes VML z-index as the relativeHeight of the same shape (negative behind the text).
+  if (css['z-index'] && Number.isFinite(z)) placement.z = Math.abs(z);
   return placement;
 }
 

@@ -51,6 +51,11 @@ export interface FloatPlacement {
   /** Drawn under the text (Word's behindDoc). */
   behind?: boolean;
   /**
+   * Stacking order among the page's floats of the same layer (behind or in front of the text): higher is drawn
+   * over lower (Word's relativeHeight, VML's z-index); floats without one, or with equal ones, stack in document order.
+   */
+  z?: number;
+  /**
    * Turned by this many degrees clockwise about its middle (VML `rotation`). Only WordArt — a watermark such as
    * "CONFIDENTIAL" across the page — is drawn turned: its text is all there is of it. Other floats stay upright.
    */

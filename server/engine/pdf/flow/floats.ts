@@ -141,13 +141,29 @@ function turnText(boxes: Box[], degrees: number, r: Rect): void {
   }
 }
 
+/** The stacking order of each float's boxes already on a page (placement z; absent: document order). */
+const stacked = new WeakMap<Box, number>();
+
 /**
- * Where a float's boxes go on the page: behind the text under everything already there (what comes later is
- * drawn over them anyway); in front, to `front` when given (the flow adds them once the page is full), else on top.
+ * Where a float's boxes go on the page. Behind the text: under the text, over the floats behind it that stack
+ * lower (or equal: document order), under those that stack higher. In front: to `front` when given (the flow adds
+ * them once the page is full), else on top — then under the front floats already there that stack higher.
  */
-function layer(page: Box[], own: Box[], behind: boolean, front?: Box[]): void {
-  if (behind) page.unshift(...own);
-  else for (const b of own) (front ?? page).push(b);
+function layer(page: Box[], own: Box[], behind: boolean, z: number | undefined, front?: Box[]): void {
+  const order = z ?? -Infinity;
+  for (const b of own) stacked.set(b, order);
+  const higher = (b: Box): boolean => stacked.has(b) && (stacked.get(b) as number) > order;
+  if (behind) {
+    // The leading run of boxes on the page that are behind-the-text floats lower than (or as low as) this one.
+    let at = 0;
+    while (at < page.length && stacked.has(page[at]) && !higher(page[at])) at++;
+    page.splice(at, 0, ...own);
+    return;
+  }
+  const target = front ?? page;
+  let at = target.length;
+  while (at > 0 && higher(target[at - 1])) at--;
+  target.splice(at, 0, ...own);
 }
 
 /** The area a float keeps free of text, or null when text runs over or under it. */
@@ -210,7 +226,7 @@ export function frameOf(geo: PageGeometry, columnLeft: number, columnRight: numb
 export function placeFloat(emitter: Emitter, t: LaidTable, frame: FloatFrame, fields: FieldValues, front?: Box[]): Exclusion | null {
   if (!t.float) return null;
   const r = floatRect(t.float, frame);
-  layer(emitter.out, drawFloat(emitter, t, t.float, r, fields), t.float.behind === true, front);
+  layer(emitter.out, drawFloat(emitter, t, t.float, r, fields), t.float.behind === true, finite(t.float.z) ? t.float.z : undefined, front);
   return exclusionOf(t.float, r);
 }
 
