@@ -189,6 +189,17 @@ test('a truncated EMF draws what it holds, with a warning naming it; garbage aft
   // A record that claims many points but holds few: read no further than the record.
   const lying = emfPicture(RED, BLUE, (r) => r.emf(86, 0, 0, 10, 10, 0x7fffffff, 0));
   assert.ok(drawMetafile(lying, 40_000_000) !== null);
+  // A polygon of 1.1 million points: read (the record limits allow 2 M) but past the vector picture's 1 M points,
+  // so not drawn (a grey box) rather than 10 MB of page content.
+  const n = 1_100_000;
+  const pts = new Uint8Array(n * 4);
+  const view = new DataView(pts.buffer);
+  for (let i = 0; i < n; i++) {
+    view.setInt16(i * 4, i % 1000, true);
+    view.setInt16(i * 4 + 2, (i * 7) % 500, true);
+  }
+  assert.equal(drawMetafile(emfPicture(RED, BLUE, (r) => r.emf(86, 0, 0, 999, 499, n, pts)), 40_000_000), null);
+  assert.ok(drawMetafile(emfPicture(RED, BLUE, (r) => r.emf(86, 0, 0, 999, 499, 1000, pts.slice(0, 4000))), 40_000_000) !== null);
   // 6000 one-pixel bitmaps each stretched over the whole picture: past the drawing budget, not drawn (a grey box).
   const [info, bits] = dib(1, 1, GREEN);
   const costly = emfPicture(RED, BLUE, (r) => {

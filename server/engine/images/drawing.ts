@@ -23,18 +23,24 @@ export interface Drawing {
   ops: DrawingOp[];
 }
 
-/** Points and bitmaps a drawing may hold: past them the picture is refused as too complex to draw. */
-export const MAX_DRAWING_POINTS = 2_000_000;
+/**
+ * Points and bitmaps a drawing may hold: past them the picture is refused as too complex to draw. A million points
+ * is ~10 MB of JSON in the model and of page content; real charts and equations hold a few thousand.
+ */
+export const MAX_DRAWING_POINTS = 1_000_000;
 export const MAX_DRAWING_IMAGES = 1_000;
 
 /** 1/100,000 of the picture: a 0.07 pt step on a 10-inch-wide picture, and a third of the JSON of full precision. */
 const round = (v: number): number => Math.round(v * 1e5) / 1e5;
 
-/** The display list as a drawing (null when it holds too many bitmaps to draw). Bitmaps become PNGs here, once. */
+/** The display list as a drawing (null when it holds too many points or bitmaps to draw). Bitmaps become PNGs here, once. */
 export function drawingFromOps(ops: readonly Op[]): Drawing | null {
   const out: DrawingOp[] = [];
   let images = 0;
+  let points = 0;
   for (const op of ops) {
+    points += op.kind === 'fill' ? op.polys.reduce((n, p) => n + (p.length >> 1), 0) : op.kind === 'stroke' ? op.lines.reduce((n, l) => n + (l.points.length >> 1), 0) : 0;
+    if (points > MAX_DRAWING_POINTS) return null;
     if (op.kind === 'fill') out.push({ kind: 'fill', polys: op.polys.map((p) => p.map(round)), evenOdd: op.evenOdd, colour: op.colour });
     else if (op.kind === 'stroke') {
       out.push({ kind: 'stroke', lines: op.lines.map((l) => ({ points: l.points.map(round), closed: l.closed })), width: op.width, colour: op.colour });
