@@ -36,13 +36,15 @@ async function render(bytes: Uint8Array): Promise<Uint8Array> {
  * Where the watermark's ink is: the centroid of the pixels near `rgb` (points) and the correlation of their x and y
  * (−1: a line rising to the right on a page whose y grows downwards).
  */
-function inkOf(pdf: Uint8Array, page: number, rgb: [number, number, number], dpi = 40): { n: number; x: number; y: number; corr: number } {
+function inkOf(pdf: Uint8Array, page: number, rgb: [number, number, number], dpi = 40): { n: number; x: number; y: number; corr: number; mid: { x: number; y: number }; width: number } {
   const r = raster(pdf, page, dpi);
   let [n, sx, sy, sxx, syy, sxy] = [0, 0, 0, 0, 0, 0];
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let y = 0; y < r.height; y++) {
     for (let x = 0; x < r.width; x++) {
       if (!near(r.rgb(x, y), rgb, 14)) continue;
       n++;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
       sx += x;
       sy += y;
       sxx += x * x;
@@ -53,7 +55,7 @@ function inkOf(pdf: Uint8Array, page: number, rgb: [number, number, number], dpi
   const k = 72 / dpi;
   const [mx, my] = [sx / n, sy / n];
   const corr = (sxy / n - mx * my) / Math.sqrt((sxx / n - mx * mx) * (syy / n - my * my));
-  return { n, x: mx * k, y: my * k, corr };
+  return { n, x: mx * k, y: my * k, corr, mid: { x: ((x0 + x1 + 1) / 2) * k, y: ((y0 + y1 + 1) / 2) * k }, width: (x1 + 1 - x0) * k };
 }
 
 const PINK: [number, number, number] = [255, 128, 128];
@@ -74,8 +76,12 @@ test('a WordArt watermark in the header: on every page, centred on the margins, 
     // Red at 50 % opacity on white paper is (255, 128, 128); its ink is centred on the margin box and rises to the right.
     const ink = inkOf(marked, page, PINK);
     assert.ok(ink.n > 300, `page ${page}: ${ink.n} watermark pixels`);
-    assert.ok(Math.abs(ink.x - MIDDLE.x) < 15 && Math.abs(ink.y - MIDDLE.y) < 15, `page ${page}: centred at ${ink.x.toFixed(0)},${ink.y.toFixed(0)}`);
+    // Its extent is centred (the ink's centroid is not: D and R hold more ink than F and T).
+    assert.ok(Math.abs(ink.mid.x - MIDDLE.x) < 15 && Math.abs(ink.mid.y - MIDDLE.y) < 15, `page ${page}: centred at ${ink.mid.x.toFixed(0)},${ink.mid.y.toFixed(0)}`);
     assert.ok(ink.corr < -0.8, `page ${page}: turned 45° (x/y correlation ${ink.corr.toFixed(2)})`);
+    // Stretched to fill its 400 × 100 pt shape (Word's fitshape): turned 45°, that box spans (400 + 100) / √2 = 354 pt
+    // across; letters kept in proportion would span ~230 pt.
+    assert.ok(ink.width > 320 && ink.width < 365, `page ${page}: ${ink.width.toFixed(0)} pt across`);
   }
   // The body is where it is without the watermark.
   const at = (bytes: Uint8Array, text: string): string => JSON.stringify(words(bytes).filter((w) => w.text === text).map((w) => [w.page, w.xMin, w.yMin]));

@@ -12,6 +12,10 @@ import { drawingColor, shapeDecoration, vmlDecoration, type Decoration } from '.
 import { imageParagraph, imageRun, textBoxBlocks, vmlStyle } from './drawing.js';
 import { toParagraphStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
+import { DRAWING_MIME, encodeDrawing } from '../images/drawing.js';
+import type { Rgba } from '../images/gdi.js';
+import { toDataUri } from '../images/sniff.js';
+import { wordArtDrawing } from '../images/wordart.js';
 import { child, children, textOf, type XElement } from './xml.js';
 
 const FROM_X = new Set<FloatFromX>(['page', 'margin', 'column', 'character', 'leftMargin', 'rightMargin', 'insideMargin', 'outsideMargin']);
@@ -277,10 +281,10 @@ function vmlPlacement(shape: XElement, css: Record<string, string>, length: (v: 
 }
 
 /**
- * WordArt (a VML shape with v:textpath, what Word's watermarks "CONFIDENTIAL", "DRAFT" are): its string in its
- * font and fill colour, as large as fits the shape, centred in it and turned by the shape's rotation. The fill's
- * opacity is mixed with white (the painter draws opaque colours; on paper that is what a see-through fill shows).
- * Word stretches the letters to fill the shape exactly (fitshape); here they keep their proportions.
+ * WordArt (a VML shape with v:textpath, what Word's watermarks "CONFIDENTIAL", "DRAFT" are): a vector picture of
+ * its string stretched to fill the shape and turned (images/wordart.ts), see-through by its fill's opacity. When
+ * the font has no outlines for it (CFF faces), its string as text instead: in its font and fill colour, as large
+ * as fits the shape, centred in it and turned by the shape's rotation, the opacity mixed with white.
  */
 export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string, string>, length: (v: string | undefined) => number | undefined, run: RunStyle): Table | null {
   const textpath = child(shape, 'v:textpath');
@@ -297,7 +301,25 @@ export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string
   if (/bold|[6-9]00/.test(font['font-weight'] ?? '')) style.bold = true;
   if (/italic/.test(font['font-style'] ?? '')) style.italic = true;
   const fill = vmlDecoration(shape).fill ?? '#c0c0c0';
-  style.color = seeThrough(fill, opacityOf(child(shape, 'v:fill')?.attrs.opacity));
+  const opacity = opacityOf(child(shape, 'v:fill')?.attrs.opacity);
+  const art = wordArtDrawing({
+    text,
+    face: style.font ?? 'Calibri',
+    bold: style.bold === true,
+    italic: style.italic === true,
+    colour: [1, 3, 5].map((i) => parseInt(fill.slice(i, i + 2), 16)).concat(Math.round(opacity * 255)) as unknown as Rgba,
+    rotation: placement.rotation ?? 0,
+    width: placement.width,
+    height: placement.height,
+  });
+  if (art) {
+    // Drawn as outlines stretched to the shape (Word's fitshape), turned inside the picture: the float stays upright.
+    delete placement.rotation;
+    delete placement.decorative;
+    const picture = imageParagraph(ctx, { type: 'image', src: toDataUri(encodeDrawing(art), DRAWING_MIME), width: placement.width, height: placement.height });
+    return floatTable(placement, [picture], NO_MARGINS, 'top');
+  }
+  style.color = seeThrough(fill, opacity);
   style.size = round2(Math.max(1, Math.min(placement.height * 0.85, (placement.width * 0.95) / emsOf(text))));
   const paragraph: Paragraph = { type: 'paragraph', runs: [{ type: 'text', text, style }], style: { ...toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }), align: 'center' } };
   return floatTable(placement, [paragraph], NO_MARGINS, 'middle');
