@@ -27,6 +27,11 @@ test('endnotes: numbered superscript marks in the body, the notes after the body
   assert.ok(first.page > closing.page || first.y > closing.y, 'endnotes come after the body');
   assert.ok(second.page > first.page || second.y > first.y, 'endnotes in reference order');
   assert.ok(marks[2].y < first.y + 1 && Math.abs(marks[2].y - first.y) < first.size, "the note's own mark stands on its line");
+  // Word's endnote separator: a 2-inch rule from the left margin between the body and the first endnote.
+  const rules = pages.flatMap((pg) => pg.boxes.filter((b) => b.kind === 'line' && b.y1 === b.y2 && b.y1 > closing.y && b.y1 < first.y));
+  assert.equal(rules.length, 1, 'one rule between the body and the endnotes');
+  const [rule] = rules as Array<{ x1: number; x2: number }>;
+  assert.ok(Math.abs(rule.x1 - 72) < 1 && Math.abs(rule.x2 - rule.x1 - 144) < 1, `the rule runs ${rule.x1}–${rule.x2}`);
 
   const compiled = compileTemplate({ kind: 'docx', bytes });
   assert.ok(compiled.ok);

@@ -15,7 +15,7 @@ import { EngineError } from '../errors.js';
 import { createPartContext } from './blocks.js';
 import type { DocContext } from './context.js';
 import { DEFAULT_DOCX_LIMITS, type DocxLimits } from './limits.js';
-import { Notes } from './notes.js';
+import { endnoteSeparator, Notes } from './notes.js';
 import { Numbering } from './numbering.js';
 import { DocxPackage } from './package.js';
 import { mergeP, mergeR } from './props.js';
@@ -126,7 +126,8 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   // Content after the last w:sectPr (a body without a final sectPr) still needs a section.
   if (pending.length > 0 || sections.length === 0) closeSection(undefined);
   // Endnotes follow the body, as Word prints them by default (w:endnotePr w:pos docEnd).
-  for (const block of notes.endnotes) sections[sections.length - 1].body.push(block);
+  const last = sections[sections.length - 1];
+  if (notes.endnotes.length > 0) last.body.push(endnoteSeparator(last.page), ...notes.endnotes);
 
   const baseStyle = styles.paragraphStyle(undefined);
   const runDefaults = mergeR(styles.docR, baseStyle.r);

@@ -7,10 +7,11 @@
  * Endnotes are drawn after the body of the document, in reference order. Footnotes go with the paragraph that
  * references them (Paragraph.footnotes): the page flow draws them at the foot of that paragraph's page.
  */
-import { LIST_FORMATS, type Block, type ListInfo } from '../model/types.js';
+import { LIST_FORMATS, type Block, type ListInfo, type PageSetup, type Paragraph } from '../model/types.js';
 import { formatCounter } from '../pdf/layout/number-formats.js';
 import { EngineError } from '../errors.js';
 import { createPartContext } from './blocks.js';
+import { toParagraphStyle } from './resolve.js';
 import { isBlock, type DocContext } from './context.js';
 import { child, children, type XElement } from './xml.js';
 
@@ -123,4 +124,23 @@ export class Notes {
 function format(numFmt: XElement | undefined, fallback: ListInfo['format']): ListInfo['format'] {
   const val = numFmt?.attrs['w:val'];
   return val && val !== 'bullet' && val !== 'none' && FORMATS.has(val) ? (val as ListInfo['format']) : fallback;
+}
+
+/** Word's separator above the endnotes: a 2-inch rule (its default separator note), as above the footnotes. */
+const SEPARATOR_LENGTH = 144;
+
+/**
+ * The line Word draws between the body and the endnotes after it: an empty paragraph whose bottom border is cut to
+ * 2 inches by its right indent (`page` is the last section's, whose text width it is taken from).
+ */
+export function endnoteSeparator(page: PageSetup | undefined): Paragraph {
+  const text = page ? page.width - page.margins.left - page.margins.right : SEPARATOR_LENGTH;
+  // In newspaper columns the body (and the rule) is laid out at a column's width.
+  const cols = page?.columns;
+  const width = cols && cols.count >= 2 ? (cols.widths?.[0] ?? (text - (cols.count - 1) * cols.space) / cols.count) : text;
+  const style = toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 });
+  style.indentLeft = 0;
+  style.indentRight = Math.max(0, width - SEPARATOR_LENGTH);
+  style.borders = { bottom: { width: 0.5, color: '#000000', style: 'single', space: 0 } };
+  return { type: 'paragraph', runs: [], style };
 }
