@@ -188,3 +188,25 @@ test('corpus: a week of rows merged down the first columns starts on page 1, as 
   assert.equal(findText(pages, 'Test 1').page, 1);
   assert.equal(pages.length, 5);
 });
+
+test('a row whose w:trHeight does not fit in the room left moves to the next page whole, as in Word', async () => {
+  // 20 lines of about 14 pt with at least 400 pt set: after 40 filler paragraphs only a few lines fit.
+  const pages = await docxPages(tableDoc(20, '<w:trHeight w:val="8000"/>'));
+  assert.equal(findText(pages, 'Cell line 1').page, 2, 'its first line starts the next page');
+  assert.equal(findText(pages, 'Cell line 20').page, 2);
+  // Content taller than the set height still splits where the height fits: 40 lines over a 100 pt minimum.
+  const split = await docxPages(tableDoc(40, '<w:trHeight w:val="2000"/>'));
+  assert.equal(findText(split, 'Cell line 1').page, 1);
+  assert.equal(findText(split, 'Cell line 40').page, 2);
+});
+
+test('corpus: aspose__Merged_table moves its 403 pt row to page 2, where Word\'s lastRenderedPageBreak mark is (4 pages, as LibreOffice)', { skip: !fs.existsSync(path.join(CORPUS, 'aspose__Merged_table.docx')) && 'no corpus' }, async () => {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(CORPUS, 'aspose__Merged_table.docx')));
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  const pdf = (await renderPdf(compiled.template, {})).bytes;
+  const all = words(pdf);
+  assert.equal(new Set(all.map((w) => w.page)).size, 4);
+  const first = (text: string): number => all.find((w) => w.text.startsWith(text))?.page ?? -1;
+  assert.equal(first('研究设计'), 2, 'the row with w:trHeight 8070 starts page 2');
+});

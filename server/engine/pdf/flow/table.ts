@@ -1,7 +1,8 @@
 /**
  * Body tables on pages: rows are placed top to bottom, header rows (w:tblHeader) repeat at the top of every page
  * the table continues on. A row that does not fit splits between lines at the page's foot, as in Word, unless it
- * may not split (w:cantSplit) or spanning cells tie it to the rows below: then it moves to the next page whole
+ * may not split (w:cantSplit), its set height (w:trHeight) does not fit the room left, or spanning cells tie it to
+ * the rows below: then it moves to the next page whole
  * (a row that cannot split and is taller than a page splits all the same). Every cell becomes boxes through the
  * Emitter; borders come last on each page, so that a neighbour's shading never covers half of a border.
  * Rows tied by cells spanning them (vMerge) break between those rows, the spanning cells cut between their lines.
@@ -118,7 +119,11 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
   t.rows = [];
   if (body.length === 0 && head.length === 0) return y;
   const maxRow = pageContent - headHeight;
-  const splits = (plan: RowPlan, need: number): boolean => free(plan) && (!plan.row.cantSplit || need > maxRow + EPS);
+  // A row whose own height (w:trHeight, "at least" or exact) does not fit in the room left is not cut either:
+  // Word moves it to the next page whole (its lastRenderedPageBreak marks sit at such rows' first line, and
+  // LibreOffice does the same), so the cut happens only within a row's content beyond its set height.
+  const splits = (plan: RowPlan, need: number, room: number): boolean => free(plan)
+    && ((!plan.row.cantSplit && plan.row.minHeight <= room + EPS) || need > maxRow + EPS);
 
   // Column edges from the frame's left edge: the frame moves when the table goes on in the next newspaper column.
   const colX: number[] = [];
@@ -168,7 +173,7 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
     const need = reach(body, 0);
     // (Rows tied by spanning cells stay when the first of them fits: the loop below breaks between them.)
     const tiedFits = !free(body[0]) && body[0].height <= room + EPS;
-    if (need > room + EPS && !tiedFits && !(splits(body[0], need) && cutRow(body[0], room) !== null)) {
+    if (need > room + EPS && !tiedFits && !(splits(body[0], need, room) && cutRow(body[0], room) !== null)) {
       newPage();
       y = frame.top;
     }
@@ -192,7 +197,7 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
       const need = reach(body, i);
       if (y + need <= frame.bottom + EPS) break;
       const room = frame.bottom - y;
-      const cut = splits(body[i], need) ? cutRow(body[i], room) : null;
+      const cut = splits(body[i], need, room) ? cutRow(body[i], room) : null;
       if (cut) {
         // The part that fits here, the rest on the next page below the repeated header.
         place([cut.head], 0);
