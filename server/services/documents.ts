@@ -104,13 +104,6 @@ export class DocumentService {
   readonly #profiles = new Map<number, Profile>();
   /** Records this service finished itself (a team server's local render): the create answers them as they are. */
   readonly #final = new WeakSet<DocumentRecord>();
-  /**
-   * cloud_url presigned while the completion's round trip is out (#completeLeased): the presign is the SDK's CPU
-   * work (~1 ms: it clones and runs the command's middleware stack), the finish a wait on PostgreSQL, so the answer
-   * pays only the longer of the two. Handed out by cloud() only once the record says `completed`; undefined (the
-   * presign failed) makes cloud() presign again and report its error as before.
-   */
-  readonly #earlyCloud = new WeakMap<DocumentRecord, Promise<CloudCopy | null | undefined>>();
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -212,12 +205,6 @@ export class DocumentService {
    */
   async cloud(doc: DocumentRecord): Promise<CloudCopy | null> {
     if (!this.hasCloud || doc.status !== 'completed' || doc.expired === 1) return null;
-    const early = this.#earlyCloud.get(doc);
-    if (early) {
-      this.#earlyCloud.delete(doc);
-      const copy = await early;
-      if (copy) return copy;
-    }
     return this.deps.files.cloud(doc.id, doc.output_type, doc.expires_at);
   }
 
@@ -575,11 +562,7 @@ export class DocumentService {
     await copy?.durable;
     profile?.mark('write_file');
     const patch = { status: 'completed' as const, pages, size: bytes.byteLength, has_editable: copy !== undefined, updated_at: nowIso() };
-    const finishing = lease.finish(patch);
-    if (this.hasCloud && doc.expired !== 1) {
-      this.#earlyCloud.set(doc, this.deps.files.cloud(doc.id, doc.output_type, doc.expires_at).catch(() => undefined));
-    }
-    const outcome = await finishing;
+    const outcome = await lease.finish(patch);
     profile?.mark('queue_finish');
     if (outcome === 'done') this.#finished(doc, patch);
     if (outcome === 'deleted') await this.deps.files.remove(doc.id, doc.output_type);
