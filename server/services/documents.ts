@@ -356,7 +356,8 @@ export class DocumentService {
     const filename = await this.#outputFilename(req);
     profile?.mark('filename');
     const doc: DocumentRecord = {
-      id: await this.deps.repo.nextId(),
+      // The team server takes the id from its sequence in the enqueue's own statement (JobQueue.enqueue, 0 = next).
+      id: this.deps.queue ? 0 : await this.deps.repo.nextId(),
       status: req.async ? 'pending' : 'processing',
       output_filename: filename,
       output_type: req.outputType,
@@ -412,7 +413,7 @@ export class DocumentService {
         release();
       }
     }
-    await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
+    doc.id = await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
     profile?.mark('queue_enqueue');
     if (!req.async) {
       // DOCLOOM_PROFILE: a job this instance's own taker claims records its phases in the request's profile.
@@ -437,6 +438,7 @@ export class DocumentService {
   async #renderHere(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, request: QueuedRequest, profile?: Profile): Promise<DocumentRecord> {
     const record: DocumentRecord = { ...doc, status: 'processing' };
     const lease = await queue.enqueueLeased(record, request, QUEUE_PRIORITY.interactive);
+    doc.id = record.id;
     profile?.mark('queue_enqueue');
     const work = this.#render(record, req, 'interactive', profile, lease);
     this.#running.add(work);
@@ -499,7 +501,7 @@ export class DocumentService {
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
       if (!outcome.ok) {
         if (outcome.internal) this.deps.log(`document ${doc.id}: render failed: ${outcome.detail ?? outcome.message}`);
-        await this.#fail(doc, outcome.code, outcome.message, lease);
+        await this.#fail(doc, outcome.code, outcome.message, lease, outcome.field);
         return;
       }
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
@@ -579,10 +581,12 @@ export class DocumentService {
     await this.deps.files.remove(id, outputType).catch(() => undefined);
   }
 
-  async #fail(doc: DocumentRecord, code: ErrorCode, message: string, lease?: Lease): Promise<void> {
+  async #fail(doc: DocumentRecord, code: ErrorCode, message: string, lease?: Lease, field?: string): Promise<void> {
     if (lease) {
-      // The files under this key may be a newer claim's: only the record is this claim's to write.
-      const patch = { status: 'failed' as const, error: { code, message }, updated_at: nowIso() };
+      // The files under this key may be a newer claim's: only the record is this claim's to write. A batch row's
+      // error names the data field that failed, as the desktop's batch does (GET /api/batch/:id/errors).
+      const error = { code, message, ...(field && doc.batch_id != null ? { field } : {}) };
+      const patch = { status: 'failed' as const, error, updated_at: nowIso() };
       if ((await lease.finish(patch)) === 'done') this.#finished(doc, patch);
       return;
     }

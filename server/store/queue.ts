@@ -54,12 +54,17 @@ export interface ClaimedJob {
 }
 
 export interface JobQueue {
-  /** Stores the record and its job in one commit, and wakes the workers of every instance. */
-  enqueue(record: DocumentRecord, request: object, priority: number): Promise<void>;
+  /**
+   * Stores the record and its job in one commit, and wakes the workers of every instance. Answers the document's
+   * id: `record.id`, or — when it is 0 (ids start at 1) — the next id of the documents' sequence, taken in the same
+   * statement (one round trip fewer than asking for the id first) and written into `record.id`.
+   */
+  enqueue(record: DocumentRecord, request: object, priority: number): Promise<number>;
   /**
    * Stores the record (`processing`) and its job already leased to this instance (claim 1), in one commit and
    * waking no one: the caller renders it at once on its own render pool and finishes it through the lease. Should
-   * this instance die, the lease runs out and another instance claims the job as any other (claim 2).
+   * this instance die, the lease runs out and another instance claims the job as any other (claim 2). A `record.id`
+   * of 0 takes the next id in the same statement, as enqueue() does (the lease's documentId).
    */
   enqueueLeased(record: DocumentRecord, request: object, priority: number): Promise<Lease>;
   /**

@@ -19,7 +19,7 @@ import { QUEUE_PRIORITY, type JobQueue } from '../../server/store/queue.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { S3_KEY_ID, S3_SECRET, startS3Server } from '../helpers/s3-server.js';
 import { startTestServer } from '../helpers/server.js';
-import { INVOICE_DATA, createDocument, createInvoiceTemplate, documentRecord } from '../service/support.js';
+import { INVOICE_DATA, createDocument, createInvoiceTemplate, documentRecord, uploadTemplate, type Body } from '../service/support.js';
 
 const cluster = await startPgCluster();
 const skip = typeof cluster === 'string' ? `PostgreSQL not available: ${cluster}` : undefined;
@@ -33,6 +33,31 @@ after(async () => {
 });
 
 describe('the render queue: leases', { skip }, () => {
+  it('an enqueue with id 0 takes the next id of the sequence in its own statement, stored in the record too', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const repos = await openPgRepositories(url, { cacheDir });
+    const q = await repos.openQueue!({ instance: 'a', leaseMs: 30_000, log: () => undefined });
+    try {
+      const before = await repos.documents.nextId();
+      const queued = documentRecord(0, { status: 'pending' });
+      const id = await q.enqueue(queued, {}, 1);
+      assert.equal(id, before + 1, 'the id after the one taken before');
+      assert.equal(queued.id, id, 'written into the caller\'s record');
+      const leased = documentRecord(0, { status: 'processing' });
+      const lease = await q.enqueueLeased(leased, {}, 0);
+      lease.release();
+      assert.equal(leased.id, id + 1);
+      assert.equal(lease.documentId, id + 1);
+      for (const n of [id, id + 1]) assert.equal((await repos.documents.get(n))?.id, n, `document ${n} stored with its id in the record`);
+      const jobs = await repos.pool.query<{ document_id: number }>('SELECT document_id FROM render_jobs ORDER BY document_id');
+      assert.deepEqual(jobs.rows.map((r) => Number(r.document_id)), [id, id + 1]);
+      assert.equal(await repos.documents.nextId(), id + 2, 'the sequence moved past both');
+    } finally {
+      await q.close();
+      await repos.close();
+    }
+  });
+
   it('a claim whose lease ran out is taken over; the late finish writes nothing, the new one completes once', async () => {
     const url = await (cluster as PgCluster).createDatabase();
     const repos = await openPgRepositories(url, { cacheDir });
@@ -128,6 +153,44 @@ describe('batch rows in the queue', { skip }, () => {
     } finally {
       await q.close();
       await repos.close();
+    }
+  });
+});
+
+describe('a batch on the team server', { skip }, () => {
+  it('a failing row\'s error names its field, as on the desktop (JSON and CSV)', async () => {
+    const url = await (cluster as PgCluster).createDatabase();
+    const env = {
+      DOCLOOM_DATABASE_URL: url,
+      DOCLOOM_S3_BUCKET: 'docloom-queue',
+      DOCLOOM_S3_ENDPOINT: s3.endpoint,
+      DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
+      DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
+      DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    };
+    const server = await startTestServer({}, { env });
+    try {
+      const certificate = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'resources', 'templates', 'certificate.json'));
+      const made = await uploadTemplate(server, { name: 'certificate.json', bytes: certificate }, { name: 'Certificate' });
+      assert.equal(made.status, 201);
+      const form = new FormData();
+      form.append('template_id', made.body.template.uuid as string);
+      form.append('file', new Blob(['recipient,logo\nAda,\nBob,not-an-image\nCy,\n']), 'rows.csv');
+      const posted = (await (await server.api('/api/batch', { method: 'POST', body: form })).json()) as Body;
+      const id = posted.batch.id as number;
+      let batch: Body = posted.batch;
+      for (const end = Date.now() + 60_000; batch.status === 'queued' || batch.status === 'processing'; await new Promise((r) => setTimeout(r, 20))) {
+        assert.ok(Date.now() < end, 'the batch did not finish');
+        batch = ((await (await server.api(`/api/batch/${id}`)).json()) as Body).batch;
+      }
+      assert.equal(batch.status, 'completed_with_errors');
+      const errors = ((await (await server.api(`/api/batch/${id}/errors`)).json()) as Body).errors;
+      assert.equal(errors.total, 1);
+      assert.deepEqual([errors.data[0].row, errors.data[0].field, errors.data[0].code], [2, 'logo', 'invalid_image']);
+      const csv = await (await server.api(`/api/batch/${id}/errors?format=csv`)).text();
+      assert.match(csv, /^row,field,code,message\r\n2,logo,invalid_image,/);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -20,6 +20,14 @@ import type { ClaimedJob, FinishOutcome, JobQueue, Lease, QueueOptions } from '.
 const JOBS_CHANNEL = 'docloom_jobs';
 const DONE_CHANNEL = 'docloom_done';
 /** How often idle workers look for jobs whose lease ran out, and waiters re-read records (missed notifications). */
+/**
+ * The record's insert, as a CTE named `doc` answering its id: `$1` the id, or 0 for the next of documents_id_seq
+ * (NULLIF → COALESCE: nextval runs only then), written into the stored record too — one round trip instead of a
+ * `SELECT nextval` before the insert.
+ */
+const NEW_DOCUMENT = `next AS (SELECT COALESCE(NULLIF($1::bigint, 0), nextval('documents_id_seq')) AS id),
+              doc AS (INSERT INTO documents (id, record) SELECT id, $2::jsonb || jsonb_build_object('id', id) FROM next RETURNING id)`;
+
 const POLL_MS = 1_000;
 const RELISTEN_MS = 1_000;
 
@@ -125,12 +133,14 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
     async enqueue(record, request, priority) {
       // One statement, so one round trip and its own transaction: the record, its job and the wake-up (delivered at
       // commit) all happen or none does. The job's foreign key is checked at the statement's end, after both inserts.
-      await pool.query(
-        `WITH doc AS (INSERT INTO documents (id, record) VALUES ($1, $2::jsonb) RETURNING id),
+      const { rows } = await pool.query<{ id: string }>(
+        `WITH ${NEW_DOCUMENT},
               job AS (INSERT INTO render_jobs (document_id, priority, request) SELECT id, $3, $4::jsonb FROM doc RETURNING document_id)
-         SELECT pg_notify('${JOBS_CHANNEL}', '') FROM job`,
+         SELECT document_id AS id, pg_notify('${JOBS_CHANNEL}', '') FROM job`,
         [record.id, JSON.stringify(record), priority, JSON.stringify(request)],
       );
+      record.id = Number(rows[0].id);
+      return record.id;
     },
     async enqueueBatchRow(record, request, priority) {
       // The batch's row is locked FOR SHARE: a cancel's UPDATE waits for this insert to commit (and then deletes it
@@ -149,12 +159,14 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
       // The enqueue's one statement, with the job born leased to this instance (claim 1) and no wake-up: nobody
       // else is to claim it while the lease holds, and this instance renders it now.
       const sentAt = performance.now();
-      await pool.query(
-        `WITH doc AS (INSERT INTO documents (id, record) VALUES ($1, $2::jsonb) RETURNING id)
+      const { rows } = await pool.query<{ id: string }>(
+        `WITH ${NEW_DOCUMENT}
          INSERT INTO render_jobs (document_id, priority, request, attempt, leased_by, lease_until)
-         SELECT id, $3, $4::jsonb, 1, $5, now() + $6 * interval '1 millisecond' FROM doc`,
+         SELECT id, $3, $4::jsonb, 1, $5, now() + $6 * interval '1 millisecond' FROM doc
+         RETURNING document_id AS id`,
         [record.id, JSON.stringify(record), priority, JSON.stringify(request), instance, leaseMs],
       );
+      record.id = Number(rows[0].id);
       return lease(record.id, 1, sentAt);
     },
     async claim(): Promise<ClaimedJob | undefined> {
