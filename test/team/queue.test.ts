@@ -26,6 +26,18 @@ const skip = typeof cluster === 'string' ? `PostgreSQL not available: ${cluster}
 const s3 = await startS3Server(['docloom-queue']);
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-queue-cache-'));
 
+/** A service on database `url` and this file's s3rver bucket: the team server. */
+function teamEnv(url: string): Record<string, string> {
+  return {
+    DOCLOOM_DATABASE_URL: url,
+    DOCLOOM_S3_BUCKET: 'docloom-queue',
+    DOCLOOM_S3_ENDPOINT: s3.endpoint,
+    DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
+    DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
+    DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
+  };
+}
+
 after(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
   await s3.stop();
@@ -160,15 +172,7 @@ describe('batch rows in the queue', { skip }, () => {
 describe('a batch on the team server', { skip }, () => {
   it('a failing row\'s error names its field, as on the desktop (JSON and CSV)', async () => {
     const url = await (cluster as PgCluster).createDatabase();
-    const env = {
-      DOCLOOM_DATABASE_URL: url,
-      DOCLOOM_S3_BUCKET: 'docloom-queue',
-      DOCLOOM_S3_ENDPOINT: s3.endpoint,
-      DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
-      DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
-      DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
-    };
-    const server = await startTestServer({}, { env });
+    const server = await startTestServer({}, { env: teamEnv(url) });
     try {
       const certificate = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'resources', 'templates', 'certificate.json'));
       const made = await uploadTemplate(server, { name: 'certificate.json', bytes: certificate }, { name: 'Certificate' });
@@ -198,15 +202,7 @@ describe('a batch on the team server', { skip }, () => {
 describe('the expiry sweeper on two instances', { skip }, () => {
   it('run at the same moment, one sweeps: each expired document expired once, its object removed, no error', async () => {
     const url = await (cluster as PgCluster).createDatabase();
-    const env = {
-      DOCLOOM_DATABASE_URL: url,
-      DOCLOOM_S3_BUCKET: 'docloom-queue',
-      DOCLOOM_S3_ENDPOINT: s3.endpoint,
-      DOCLOOM_S3_FORCE_PATH_STYLE: 'true',
-      DOCLOOM_S3_ACCESS_KEY_ID: S3_KEY_ID,
-      DOCLOOM_S3_SECRET_ACCESS_KEY: S3_SECRET,
-    };
-    const server = await startTestServer({}, { env });
+    const server = await startTestServer({}, { env: teamEnv(url) });
     const instances: { services: Services; repos: PgRepositories; lines: string[] }[] = [];
     const db = new pg.Client({ connectionString: url });
     await db.connect();
@@ -222,7 +218,7 @@ describe('the expiry sweeper on two instances', { skip }, () => {
       await db.query(`UPDATE documents SET record = jsonb_set(record, '{expires_at}', to_jsonb($1::text))`, [new Date(Date.now() - 1000).toISOString()]);
       // Two more instances on the same database and bucket, their sweepers run together.
       for (let i = 0; i < 2; i++) {
-        const config = loadConfig(env, { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-sweep-')), renderWorkers: 0, seedSamples: false });
+        const config = loadConfig(teamEnv(url), { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-sweep-')), renderWorkers: 0, seedSamples: false });
         const repos = await openPgRepositories(url, { cacheDir });
         const lines: string[] = [];
         const logger = { error: (l: string) => lines.push(`error: ${l}`), info: (l: string) => lines.push(l), debug: () => undefined };

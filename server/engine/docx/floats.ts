@@ -13,7 +13,6 @@ import { imageParagraph, imageRun, textBoxBlocks, vmlStyle } from './drawing.js'
 import { toParagraphStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
 import { DRAWING_MIME, encodeDrawing } from '../images/drawing.js';
-import type { Rgba } from '../images/gdi.js';
 import { toDataUri } from '../images/sniff.js';
 import { wordArtDrawing } from '../images/wordart.js';
 import { child, children, textOf, type XElement } from './xml.js';
@@ -307,7 +306,7 @@ export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string
     face: style.font ?? 'Calibri',
     bold: style.bold === true,
     italic: style.italic === true,
-    colour: [1, 3, 5].map((i) => parseInt(fill.slice(i, i + 2), 16)).concat(Math.round(opacity * 255)) as unknown as Rgba,
+    colour: [...hexRgb(fill), Math.round(opacity * 255)],
     rotation: placement.rotation ?? 0,
     width: placement.width,
     height: placement.height,
@@ -344,7 +343,12 @@ function opacityOf(value: string | undefined): number {
   return Math.max(0, Math.min(1, o));
 }
 
+/** A "#rrggbb" colour's channels. */
+function hexRgb(color: string): [number, number, number] {
+  return [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16)) as [number, number, number];
+}
+
 function seeThrough(color: string, opacity: number): string {
-  const mix = [1, 3, 5].map((i) => Math.round(parseInt(color.slice(i, i + 2), 16) * opacity + 255 * (1 - opacity)));
+  const mix = hexRgb(color).map((c) => Math.round(c * opacity + 255 * (1 - opacity)));
   return `#${mix.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -28,11 +28,13 @@ export function drawVectorPicture(doc: jsPDF, drawing: PreparedDrawing, x: numbe
   const pageHeight = doc.internal.pageSize.getHeight();
   const px = (u: number): string => n(x + u * w);
   const py = (v: number): string => n(pageHeight - (y + v * h));
-  const path = (points: number[], closed: boolean, out: string[]): void => {
-    if (points.length < 4) return;
+  /** Adds a figure's path; false when it has too few points to draw. */
+  const path = (points: number[], closed: boolean, out: string[]): boolean => {
+    if (points.length < 4) return false;
     out.push(`${px(points[0])} ${py(points[1])} m`);
     for (let i = 2; i + 1 < points.length; i += 2) out.push(`${px(points[i])} ${py(points[i + 1])} l`);
     if (closed) out.push('h');
+    return true;
   };
   for (const op of drawing.ops) {
     if (op.kind === 'image') {
@@ -42,17 +44,18 @@ export function drawVectorPicture(doc: jsPDF, drawing: PreparedDrawing, x: numbe
     const alpha = op.colour[3];
     if (alpha === 0) continue;
     const out: string[] = [];
+    let drawn = false;
     if (op.kind === 'fill') {
       out.push(rgbOp(op.colour, 'rg'));
-      for (const poly of op.polys) path(poly, true, out);
+      for (const poly of op.polys) drawn = path(poly, true, out) || drawn;
       out.push(op.evenOdd ? 'f*' : 'f');
     } else {
       out.push(rgbOp(op.colour, 'RG'), `${n(Math.max(HAIRLINE, op.width * w))} w`, '1 J', '1 j');
-      for (const line of op.lines) path(line.points, line.closed, out);
+      for (const line of op.lines) drawn = path(line.points, line.closed, out) || drawn;
       out.push('S');
     }
-    // Only the colour operator and the painting operator: no figure had points enough to draw.
-    if (out.length <= (op.kind === 'fill' ? 2 : 5)) continue;
+    // A painting operator with no path before it is an error to a PDF reader.
+    if (!drawn) continue;
     doc.saveGraphicsState();
     if (alpha < 255) doc.setGState(doc.GState({ opacity: alpha / 255, 'stroke-opacity': alpha / 255 }));
     internal.write(out.join('\n'));
