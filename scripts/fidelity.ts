@@ -21,7 +21,7 @@
  * Needs poppler-utils and LibreOffice Writer (Debian: apt-get install -y libreoffice-writer-nogui).
  *
  * --corpus [DIR] measures a corpus of real .docx files instead (`npm run fidelity`; default DIR
- * ../shared/corpus/docx beside the clone; --only SUBSTRING, --limit N, --work DIR, --report-only, --lo-from DIR: LibreOffice's PDFs from an earlier work folder): each file is
+ * ../shared/corpus/docx beside the clone; --only SUBSTRING[,SUBSTRING…], --limit N, --work DIR, --report-only, --lo-from DIR: LibreOffice's PDFs from an earlier work folder): each file is
  * rendered as a static document by docloom in a child process and by a warm LibreOffice (python3-uno) that sees
  * only docloom's fonts; see scripts/lib/corpus.ts and the corpus section of docs/fidelity.md.
  */

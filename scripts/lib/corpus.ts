@@ -371,7 +371,9 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
     .readdirSync(opt.corpus)
     .filter((f) => f.toLowerCase().endsWith('.docx'))
     .sort();
-  if (opt.only) files = files.filter((f) => f.includes(opt.only as string));
+  // Several substrings, comma-separated, take the files matching any of them.
+  const wanted = opt.only?.split(',').filter((w) => w !== '') ?? [];
+  if (wanted.length > 0) files = files.filter((f) => wanted.some((w) => f.includes(w)));
   files = files.slice(0, opt.limit);
   if (files.length === 0) throw new Error(`no .docx files in ${opt.corpus}${opt.only ? ` matching ${opt.only}` : ''}`);
 

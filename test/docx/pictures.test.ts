@@ -14,8 +14,8 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { compileTemplate, renderPdf, type ImportWarning } from '../../server/engine/index.js';
 import { drawMetafile } from '../../server/engine/images/metafile.js';
-import { raster } from '../engine/pdf/helpers.js';
-import { withPdfFile } from '../helpers/pdf.js';
+import { raster, word, words } from '../engine/pdf/helpers.js';
+import { pdfText, withPdfFile } from '../helpers/pdf.js';
 import { buildDocx, p } from './build-docx.js';
 import { dib, dib1bit, emfPicture, wmfPicture } from './metafile-bytes.js';
 
@@ -129,6 +129,10 @@ test('text in an EMF (EMR_EXTTEXTOUTW) is drawn with the bundled font, at its si
   close(black.y1 - black.y0, 14.4 * 0.716, 'capital height (pt)', 1.5);
   close(black.y1, blue.y0 + 300 * 0.144, 'baseline (pt)', 1.5);
   close(black.x0, blue.x0 + 100 * 0.144, 'start (pt)', 2);
+  // The glyphs are outlines; the characters are in the text layer too (search, copy, pdftotext), over the glyphs.
+  const hh = word(words(pdf), 'HH');
+  close(hh.xMin, black.x0, 'text layer start (pt)', 2);
+  close(hh.xMax, black.x1, 'text layer end (pt)', 3);
 });
 
 test('an EMF path (BEGINPATH, MOVETOEX, LINETO, CLOSEFIGURE, FILLPATH) is filled as one figure', async () => {
@@ -296,4 +300,11 @@ test('corpus files with EMF/WMF pictures: the pictures are drawn (no unsupported
     const pdf = (await renderPdf(result.template, {})).bytes;
     assert.ok(vectorFills(pdf) > 0, `${file}: no vector picture painted`);
   }
+});
+
+test("a real WMF chart's labels (aspose__WMF_with_text) are in the PDF's text layer", { skip: !corpusPresent && `corpus not at ${CORPUS}` }, async () => {
+  const result = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'aspose__WMF_with_text.docx'))), delimiters: ['\u0001<<', '>>\u0001'] });
+  assert.ok(result.ok);
+  const text = pdfText((await renderPdf(result.template, {})).bytes);
+  for (const label of ['Confidence interval', 'Regression', 'Legend', '70000000', 'y = 859997926.1987x + 21543.4495']) assert.ok(text.includes(label), `${label} in: ${text}`);
 });

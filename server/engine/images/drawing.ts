@@ -17,7 +17,9 @@ export type DrawingOp =
   | { kind: 'fill'; polys: number[][]; evenOdd: boolean; colour: Rgba }
   | { kind: 'stroke'; lines: { points: number[]; closed: boolean }[]; width: number; colour: Rgba }
   /** A bitmap (a PNG `data:` URI) into the box x, y, w, h (w, h > 0: a mirrored bitmap is stored mirrored). */
-  | { kind: 'image'; src: string; x: number; y: number; w: number; h: number };
+  | { kind: 'image'; src: string; x: number; y: number; w: number; h: number }
+  /** Text for the text layer only (its glyphs are a fill before it): drawn invisible, stretched to `width`. */
+  | { kind: 'text'; chars: string; x: number; baseline: number; size: number; width: number };
 
 export interface Drawing {
   ops: DrawingOp[];
@@ -29,6 +31,8 @@ export interface Drawing {
  */
 export const MAX_DRAWING_POINTS = 1_000_000;
 export const MAX_DRAWING_IMAGES = 1_000;
+/** Characters of text a drawing may carry for its text layer (a dense full-page chart has a few thousand). */
+export const MAX_DRAWING_CHARS = 200_000;
 
 /** 1/100,000 of the picture: a 0.07 pt step on a 10-inch-wide picture, and a third of the JSON of full precision. */
 const round = (v: number): number => Math.round(v * 1e5) / 1e5;
@@ -38,11 +42,16 @@ export function drawingFromOps(ops: readonly Op[]): Drawing | null {
   const out: DrawingOp[] = [];
   let images = 0;
   let points = 0;
+  let chars = 0;
   for (const op of ops) {
     points += op.kind === 'fill' ? op.polys.reduce((n, p) => n + (p.length >> 1), 0) : op.kind === 'stroke' ? op.lines.reduce((n, l) => n + (l.points.length >> 1), 0) : 0;
     if (points > MAX_DRAWING_POINTS) return null;
     if (op.kind === 'fill') out.push({ kind: 'fill', polys: op.polys.map((p) => p.map(round)), evenOdd: op.evenOdd, colour: op.colour });
-    else if (op.kind === 'stroke') {
+    else if (op.kind === 'text') {
+      // Past the limit the picture still draws; only its text layer stops.
+      chars += op.chars.length;
+      if (chars <= MAX_DRAWING_CHARS) out.push({ kind: 'text', chars: op.chars, x: round(op.x), baseline: round(op.baseline), size: round(op.size), width: round(op.width) });
+    } else if (op.kind === 'stroke') {
       out.push({ kind: 'stroke', lines: op.lines.map((l) => ({ points: l.points.map(round), closed: l.closed })), width: op.width, colour: op.colour });
     } else {
       if (op.w === 0 || op.h === 0 || op.image.width === 0 || op.image.height === 0) continue;
@@ -115,6 +124,7 @@ export function readDrawing(bytes: Uint8Array): Drawing {
   if (!Array.isArray(ops)) bad('no list of operations');
   const budget = { left: MAX_DRAWING_POINTS };
   let images = 0;
+  let chars = MAX_DRAWING_CHARS;
   const out: DrawingOp[] = ops.map((raw: unknown): DrawingOp => {
     const op = raw as Record<string, unknown>;
     switch (op?.kind) {
@@ -129,6 +139,13 @@ export function readDrawing(bytes: Uint8Array): Drawing {
           width: op.width,
           colour: colour(op.colour),
         };
+      case 'text':
+        if (typeof op.chars !== 'string' || ![op.x, op.baseline, op.size, op.width].every(finite) || !((op.size as number) > 0) || (op.width as number) < 0) {
+          bad('a text has no characters or no box');
+        }
+        chars -= op.chars.length;
+        if (chars < 0) bad(`more than ${MAX_DRAWING_CHARS} characters of text`);
+        return { kind: 'text', chars: op.chars, x: op.x as number, baseline: op.baseline as number, size: op.size as number, width: op.width as number };
       case 'image':
         if (++images > MAX_DRAWING_IMAGES) bad(`more than ${MAX_DRAWING_IMAGES} bitmaps`);
         if (typeof op.src !== 'string' || !op.src.startsWith('data:image/png;base64,')) bad('a bitmap is not a PNG data: URI');

@@ -21,7 +21,13 @@ export type Op =
   | { kind: 'fill'; polys: Poly[]; evenOdd: boolean; colour: Rgba }
   /** `width` is a fraction of the frame's width; 0 = one device pixel (a cosmetic pen). */
   | { kind: 'stroke'; lines: { points: Poly; closed: boolean }[]; width: number; colour: Rgba }
-  | { kind: 'image'; image: RgbaImage; x: number; y: number; w: number; h: number; opaque: boolean };
+  | { kind: 'image'; image: RgbaImage; x: number; y: number; w: number; h: number; opaque: boolean }
+  /**
+   * The characters a text record drew (as outlines, in a fill), for the PDF's text layer, so a picture's words can
+   * be searched, copied and extracted: `x` and `baseline` where the text starts, `size` the em's height and `width`
+   * the whole advance, all in the frame.
+   */
+  | { kind: 'text'; chars: string; x: number; baseline: number; size: number; width: number };
 
 export interface Pen {
   kind: 'pen';
@@ -333,7 +339,10 @@ export class Gdi {
       }
       pen += advance(i);
     }
-    if (polys.length > 0) this.ops.push({ kind: 'fill', polys, evenOdd: false, colour: this.state.textColour });
+    if (polys.length > 0) {
+      this.ops.push({ kind: 'fill', polys, evenOdd: false, colour: this.state.textColour });
+      this.ops.push({ kind: 'text', chars: String.fromCodePoint(...codes), x: pen - total, baseline, size: sv, width: total });
+    }
   }
 
   /** A bitmap into the logical rectangle (x, y, w, h), as the frame maps it (axis-aligned). */

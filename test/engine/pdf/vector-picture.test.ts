@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { EngineError } from '../../../server/engine/errors.js';
-import { DRAWING_MIME, MAX_DRAWING_POINTS } from '../../../server/engine/images/drawing.js';
+import { DRAWING_MIME, MAX_DRAWING_CHARS, MAX_DRAWING_POINTS } from '../../../server/engine/images/drawing.js';
 import { prepareImage } from '../../../server/engine/pdf/images.js';
 import type { ImageRun } from '../../../server/engine/model/types.js';
-import { model, para, raster, render, section } from './helpers.js';
+import { model, para, raster, render, section, structure, word, words } from './helpers.js';
 
 const uri = (body: unknown): string => `data:${DRAWING_MIME};base64,${Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)).toString('base64')}`;
 const picture = (src: string, width: number, height: number): ImageRun => ({ type: 'image', src, width, height });
@@ -33,6 +33,24 @@ test('a vector picture is painted at its box: an even-odd ring filled, a translu
   assert.ok(at(150, 35).every((c) => c > 240), 'the line is 5 pt thick, no more');
 });
 
+test("a vector picture's text is in the text layer, invisible, where and as wide as its glyphs were drawn", async () => {
+  // A 200 × 100 pt picture whose text (its glyphs would be a fill before it) starts at 10 % across, its baseline at
+  // half height, 20 pt tall, 60 % of the width wide; a character Helvetica's WinAnsi lacks is left out of the layer.
+  const drawing = { ops: [{ kind: 'text', chars: 'Quarterly revenue \u4e2d', x: 0.1, baseline: 0.5, size: 0.2, width: 0.6 }] };
+  const pdf = await render(model([section([para([picture(uri(drawing), 200, 100)])])]));
+  const all = words(pdf);
+  const first = word(all, 'Quarterly');
+  const second = word(all, 'revenue');
+  // The picture's box starts at the margin (72 pt); pdftotext's word box spans ascent to descent around the baseline.
+  assert.ok(Math.abs(first.xMin - (72 + 20)) < 1, `starts at 10 % across: ${first.xMin}`);
+  assert.ok(Math.abs(second.xMax - (72 + 20 + 120)) < 6, `ends where the drawn text did (60 % across): ${second.xMax}`);
+  assert.ok(first.yMin < 72 + 50 && first.yMax > 72 + 50 - 10, `on the baseline at half height: ${first.yMin}–${first.yMax}`);
+  assert.ok(!all.some((w) => w.text.includes('\u4e2d')), 'a character outside WinAnsi is not written in Helvetica');
+  assert.match(structure(pdf), /\n3 Tr\n/, 'rendering mode 3: the layer draws nothing');
+  const r = raster(pdf, 1, 72);
+  for (let x = 95; x < 210; x += 5) assert.ok(r.rgb(x, 72 + 45).every((c) => c > 250), `nothing painted at x=${x}`);
+});
+
 test('damaged vector pictures are refused with invalid_image; random bytes never throw anything else', () => {
   const refused = (src: string): void => {
     assert.throws(() => prepareImage(src), (err: unknown) => err instanceof EngineError && err.code === 'invalid_image', src.slice(0, 80));
@@ -44,6 +62,9 @@ test('damaged vector pictures are refused with invalid_image; random bytes never
   refused(uri({ ops: [{ kind: 'image', src: 'https://example.com/x.png', x: 0, y: 0, w: 1, h: 1 }] }));
   refused(uri({ ops: [{ kind: 'fill', evenOdd: false, colour: [0, 0, 0, 255], polys: [[0, 0, 1, 'a']] }] }));
   refused(uri({ ops: [{ kind: 'spiral' }] }));
+  refused(uri({ ops: [{ kind: 'text', chars: 7, x: 0, baseline: 0.5, size: 0.1, width: 1 }] }));
+  refused(uri({ ops: [{ kind: 'text', chars: 'a', x: 0, baseline: 0.5, size: 0, width: 1 }] }));
+  refused(uri({ ops: [{ kind: 'text', chars: 'a'.repeat(MAX_DRAWING_CHARS + 1), x: 0, baseline: 0.5, size: 0.1, width: 1 }] }));
   // Past the point budget: refused before anything is drawn.
   const many = new Array((MAX_DRAWING_POINTS + 1) * 2).fill(0.5);
   refused(uri({ ops: [{ kind: 'fill', evenOdd: false, colour: [0, 0, 0, 255], polys: [many] }] }));

@@ -6,6 +6,7 @@
  */
 import type { jsPDF } from 'jspdf';
 import type { Rgba } from '../../images/gdi.js';
+import { isWinAnsi } from '../fonts/faces.js';
 import type { PreparedDrawing, PreparedImage } from '../images.js';
 
 /** A hairline (GDI width 0, or thinner than this): one pixel at 150 dpi, as the metafile rasteriser drew it. */
@@ -41,6 +42,10 @@ export function drawVectorPicture(doc: jsPDF, drawing: PreparedDrawing, x: numbe
       bitmap(op.image, x + op.x * w, y + op.y * h, op.w * w, op.h * h);
       continue;
     }
+    if (op.kind === 'text') {
+      invisibleText(doc, op.chars, x + op.x * w, y + op.baseline * h, op.size * h, op.width * w);
+      continue;
+    }
     const alpha = op.colour[3];
     if (alpha === 0) continue;
     const out: string[] = [];
@@ -61,4 +66,28 @@ export function drawVectorPicture(doc: jsPDF, drawing: PreparedDrawing, x: numbe
     internal.write(out.join('\n'));
     doc.restoreGraphicsState();
   }
+}
+
+/** Horizontal scales past which the text layer would be nonsense (a damaged record): the text is left out. */
+const MIN_SCALE = 0.05;
+const MAX_SCALE = 20;
+
+/**
+ * A picture's text for the text layer only (copy, search, pdftotext): its glyphs are already drawn as outlines, so
+ * this is rendering mode 3 (invisible), in Helvetica stretched to the drawn text's width so a selection covers it.
+ * Helvetica is a standard font (nothing to embed); characters outside WinAnsi are left out of the layer. Inside
+ * q…Q, which restores jsPDF's font, size and colour, so the painter's cached state stays true.
+ */
+function invisibleText(doc: jsPDF, chars: string, x: number, baseline: number, size: number, width: number): void {
+  const text = Array.from(chars, (c) => (isWinAnsi(c.codePointAt(0) ?? 0) && c >= ' ' ? c : '')).join('');
+  if (text.trim() === '' || !(size > 0)) return;
+  doc.saveGraphicsState();
+  doc.setFont('helvetica', 'normal');
+  doc.setFontSize(size);
+  const natural = doc.getTextWidth(text);
+  const scale = natural > 0 ? width / natural : 1;
+  if (scale >= MIN_SCALE && scale <= MAX_SCALE) {
+    doc.text(text, x, baseline, { renderingMode: 'invisible', horizontalScale: scale, isInputVisual: true, isOutputVisual: true });
+  }
+  doc.restoreGraphicsState();
 }
