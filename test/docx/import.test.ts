@@ -312,6 +312,17 @@ test('headers and footers: default, first and even pages, titlePg, evenAndOddHea
   assert.equal(noEven.sections[0].header?.even, undefined, 'even headers only with w:evenAndOddHeaders');
 });
 
+test('the gutter widens the left margin, the right one in a right-to-left section (w:rtlGutter), the top one with w:gutterAtTop (the header moving down with it)', () => {
+  const sect = (extra = ''): string =>
+    `<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="720"/>${extra}</w:sectPr>`;
+  const page = (sectPr: string, settings?: string): unknown => doc(p('x'), { body: '', sectPr, ...(settings === undefined ? {} : { settings }) }).sections[0].page;
+  const base = { width: 612, height: 792, footerDistance: 36 };
+  assert.deepEqual(page(sect()), { ...base, margins: { top: 72, right: 72, bottom: 72, left: 108 }, headerDistance: 36 });
+  assert.deepEqual(page(sect('<w:rtlGutter/>')), { ...base, margins: { top: 72, right: 108, bottom: 72, left: 72 }, headerDistance: 36 });
+  assert.deepEqual(page(sect(), '<w:gutterAtTop/>'), { ...base, margins: { top: 108, right: 72, bottom: 72, left: 72 }, headerDistance: 72 });
+  assert.deepEqual(page(sect(), '<w:gutterAtTop w:val="0"/>'), { ...base, margins: { top: 72, right: 72, bottom: 72, left: 108 }, headerDistance: 36 });
+});
+
 test('sections: page size, orientation and margins per section; continuous breaks stay on the page; page breaks', () => {
   const landscape = '<w:sectPr><w:type w:val="nextPage"/><w:pgSz w:w="16838" w:h="11906" w:orient="landscape"/><w:pgMar w:top="720" w:right="720" w:bottom="720" w:left="720" w:header="0" w:footer="0" w:gutter="0"/></w:sectPr>';
   const continuous = '<w:sectPr><w:type w:val="continuous"/><w:pgSz w:w="11906" w:h="16838"/></w:sectPr>';

@@ -152,3 +152,32 @@ test('autofit: a right-aligned or centred table widens into the whole box, not o
     if (jc === 'right') near(third.xMax, RIGHT - 5.4, 'right: the last column ends at the right margin', 3);
   }
 });
+
+test('a grid with fewer columns than the rows use takes its widths from the cells (tcW)', async () => {
+  // pydocx's nested_table_rowspan: one gridCol of 6,000 twips, rows of two 3,000-twip cells.
+  const tcW = (w: number): string => `<w:tcW w:w="${w}" w:type="dxa"/>`;
+  const all = await render(tbl('', [6000], [{ text: 'Left', tcPr: tcW(3000) }, { text: 'Right', tcPr: tcW(3000) }]));
+  near(word(all, 'Right').xMin, LEFT + 150 + 5.4, 'second column starts at 3,000 twips');
+});
+
+test('a table wider than the text column keeps its width into the margins (Word), centred on both sides, never past the page edge', async () => {
+  // A4 with 1-inch margins: the column is 451.3 pt; these tables are 500 pt (48.7 pt too wide).
+  const wide = [5000, 5000];
+  const all = await render(
+    tbl('<w:jc w:val="center"/>', wide, [{ text: 'CentreL' }, { text: 'CentreR', pPr: RIGHT_ALIGNED }]) +
+      p('between') +
+      tbl('', wide, [{ text: 'LeftL' }, { text: 'LeftR', pPr: RIGHT_ALIGNED }]) +
+      p('between') +
+      tbl('', [7200, 7200], [{ text: 'HugeL' }, { text: 'HugeR', pPr: RIGHT_ALIGNED }]) +
+      p('between') +
+      // A nested table as wide inside a cell still fits its cell.
+      `<w:tbl><w:tblPr>${BORDERS}</w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid><w:tr><w:tc>${tbl('', wide, [{ text: 'InnerL' }, { text: 'InnerR', pPr: RIGHT_ALIGNED }])}${p('')}</w:tc></w:tr></w:tbl>`,
+  );
+  const excess = 500 - (RIGHT - LEFT);
+  near(word(all, 'CentreL').xMin, LEFT - excess / 2 + 5.4, 'centred: reaches half the excess into the left margin');
+  near(word(all, 'CentreR').xMax, RIGHT + excess / 2 - 5.4, 'centred: and half into the right margin');
+  near(word(all, 'LeftL').xMin, LEFT + 5.4, 'left-aligned: starts on the margin');
+  near(word(all, 'LeftR').xMax, LEFT + 500 - 5.4, 'left-aligned: reaches into the right margin');
+  near(word(all, 'HugeR').xMax, 595.3 - 5.4, 'a table wider than the page stops at its edge');
+  assert.ok(word(all, 'InnerR').xMax <= LEFT + 200, `a nested table fits its 200 pt cell: ${word(all, 'InnerR').xMax}`);
+});

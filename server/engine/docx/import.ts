@@ -87,6 +87,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   notes.finish();
   const evenAndOdd = child(settings, 'w:evenAndOddHeaders') !== undefined && child(settings, 'w:evenAndOddHeaders')?.attrs['w:val'] !== '0';
   const headerFooters = new HeaderFooterReader(doc);
+  const gutterAtTop = flagOn(child(settings, 'w:gutterAtTop'));
 
   const sections: Section[] = [];
   let refs: References = { header: {}, footer: {} };
@@ -94,7 +95,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const closeSection = (sectPr: XElement | undefined): void => {
     refs = sectionReferences(doc, sectPr, refs);
     const previous = sections[sections.length - 1];
-    const page = pageSetup(sectPr);
+    const page = pageSetup(sectPr, gutterAtTop);
     const sameColumns = JSON.stringify(previous?.page.columns) === JSON.stringify(page.columns);
     // Word lays a continuous section out between its own left and right margins (when it states them), on the
     // page it shares with the section before.

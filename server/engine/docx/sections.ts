@@ -11,7 +11,12 @@ import { child, children, type XElement } from './xml.js';
 
 const LETTER = { width: 612, height: 792 };
 
-export function pageSetup(sectPr: XElement | undefined): PageSetup {
+/**
+ * The page of a section. The gutter (binding room) widens the left margin, or the right one in a right-to-left
+ * section (w:rtlGutter), or the top one when settings.xml says w:gutterAtTop — and then the header moves down with
+ * it, as it does in LibreOffice (nothing is printed in a binding).
+ */
+export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false): PageSetup {
   const size = child(sectPr, 'w:pgSz');
   const mar = child(sectPr, 'w:pgMar');
   let width = twips(size?.attrs['w:w']) ?? LETTER.width;
@@ -24,16 +29,18 @@ export function pageSetup(sectPr: XElement | undefined): PageSetup {
   const grid = child(sectPr, 'w:docGrid');
   const gridType = grid?.attrs['w:type'];
   const pitch = twips(grid?.attrs['w:linePitch']);
+  const side = gutterAtTop ? 'top' : child(sectPr, 'w:rtlGutter') !== undefined && onOff(child(sectPr, 'w:rtlGutter')?.attrs['w:val']) ? 'right' : 'left';
+  const plus = (where: typeof side): number => (where === side ? gutter : 0);
   const setup: PageSetup = {
     width: round2(width),
     height: round2(height),
     margins: {
-      top: round2(m('w:top', 72)),
-      right: round2(m('w:right', 72)),
+      top: round2(m('w:top', 72) + plus('top')),
+      right: round2(m('w:right', 72) + plus('right')),
       bottom: round2(m('w:bottom', 72)),
-      left: round2(m('w:left', 72) + gutter),
+      left: round2(m('w:left', 72) + plus('left')),
     },
-    headerDistance: round2(m('w:header', 36)),
+    headerDistance: round2(m('w:header', 36) + plus('top')),
     footerDistance: round2(m('w:footer', 36)),
   };
   const columns = readColumns(child(sectPr, 'w:cols'));

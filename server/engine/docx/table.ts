@@ -149,13 +149,15 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     return { tr, trPr, before, after, cells, end: col + after };
   });
   const nCols = Math.max(grid.length, ...layout.map((l) => l.end), 1);
+  // A grid with fewer columns than the rows use was written by a tool that did not keep it (the cells' widths hold).
+  const shortGrid = grid.length < nCols;
   while (grid.length < nCols) grid.push(0);
   const tblW = readWidth(child(tblPr, 'w:tblW'));
   const cellWidths = layout.flatMap((l) => l.cells.map((c) => ({ start: c.start, span: c.span, w: readWidth(child(child(c.tc, 'w:tcPr'), 'w:tcW')) })));
   // Cell widths in points; a pct cell width is a share of the table's width (a nominal one when that is a share too).
   const tablePt = tblW && 'pt' in tblW ? tblW.pt : NOMINAL_WIDTH;
   const inPoints = cellWidths.map((c) => ({ ...c, w: c.w === undefined ? undefined : 'pt' in c.w ? c.w.pt : c.w.share * tablePt }));
-  const fromCells = placeholderGrid(grid, inPoints);
+  const fromCells = placeholderGrid(grid, inPoints, shortGrid);
   if (fromCells) grid.splice(0, grid.length, ...fromCells);
   else fillMissingWidths(grid, inPoints);
 
@@ -260,6 +262,8 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
   // The model's indent is from the left edge; a right-to-left table's is from the right, which it cannot say.
   if (edge && !visual) tableStyle.indent = round2(edge);
   if (child(tblPr, 'w:tblLayout')?.attrs['w:type'] === 'fixed') tableStyle.layout = 'fixed';
+  // A table wider than the text column keeps its width, reaching into the margins, as Word draws it.
+  if (!nested) tableStyle.keepWidth = true;
   if (visual) {
     // Mirrored columns: with covered cells left out (HTML-like rows), reversing each row's cells and the grid
     // puts every cell, spans included, in its mirrored place.
@@ -321,11 +325,11 @@ function readWidth(el: XElement | undefined): Width | undefined {
 }
 
 /**
- * The grid from the cells' widths when w:tblGrid is a placeholder: missing or zero, far narrower than the cells
- * say (less than half), or all equal while the cells say otherwise. Null when the grid stands (or the cells do
+ * The grid from the cells' widths when w:tblGrid is a placeholder: missing or zero, short of the columns the rows
+ * use, far narrower than the cells say (less than half), or all equal while the cells say otherwise. Null when the grid stands (or the cells do
  * not give every column a width).
  */
-function placeholderGrid(grid: number[], cells: Array<{ start: number; span: number; w?: number }>): number[] | null {
+function placeholderGrid(grid: number[], cells: Array<{ start: number; span: number; w?: number }>, short: boolean): number[] | null {
   const derived: number[] = new Array<number>(grid.length).fill(0);
   for (const c of cells) if (c.span === 1 && c.w && c.w > 0 && derived[c.start] === 0) derived[c.start] = c.w;
   // Spanning cells give the one column of their span still unknown.
@@ -339,6 +343,7 @@ function placeholderGrid(grid: number[], cells: Array<{ start: number; span: num
     }
   }
   if (!derived.every((w) => w > 0)) return null;
+  if (short) return derived;
   const gridSum = grid.reduce((a, b) => a + Math.max(0, b), 0);
   const cellSum = derived.reduce((a, b) => a + b, 0);
   if (gridSum < cellSum * 0.5) return derived;

@@ -158,7 +158,7 @@ function table(obj: JsonObject, path: string, depth: number): Table {
   if (obj.style !== undefined) {
     const sp = at(path, 'style');
     const s = object(obj.style, sp);
-    onlyKeys(s, sp, new Set(['align', 'borders', 'cellPadding', 'cellMargins', 'run', 'width', 'widthShare', 'indent', 'layout']));
+    onlyKeys(s, sp, new Set(['align', 'borders', 'cellPadding', 'cellMargins', 'run', 'width', 'widthShare', 'indent', 'layout', 'keepWidth']));
     const style: NonNullable<Table['style']> = {};
     if (s.align !== undefined) style.align = oneOf(s.align, at(sp, 'align'), ['left', 'center', 'right'] as const);
     if (s.borders !== undefined) style.borders = s.borders === null ? null : borderLine(s.borders, at(sp, 'borders'));
@@ -169,6 +169,7 @@ function table(obj: JsonObject, path: string, depth: number): Table {
     if (s.widthShare !== undefined) style.widthShare = number(s.widthShare, at(sp, 'widthShare'), 0, 10);
     if (s.indent !== undefined) style.indent = pt(s.indent, at(sp, 'indent'), -MAX_LENGTH);
     if (s.layout !== undefined) style.layout = oneOf(s.layout, at(sp, 'layout'), ['fixed', 'auto'] as const);
+    if (s.keepWidth !== undefined) style.keepWidth = boolean(s.keepWidth, at(sp, 'keepWidth'));
     out.style = style;
   }
   return out;

@@ -338,6 +338,13 @@ export interface Table {
      * at the expense of the others when the table fits in the box.
      */
     layout?: 'fixed' | 'auto';
+    /**
+     * Word's rule for a table wider than its box: it keeps its width and reaches into the page's margins (to the
+     * right, both sides when centred, to the left when right-aligned), never past the page's edge. Without it the
+     * columns are scaled down to the box. Only in the body (a table in a cell always fits its cell), and not with a
+     * `widthShare` (a share of the box stays within it).
+     */
+    keepWidth?: boolean;
     /** A floating object (model/floats.ts): placed on the page by position, out of the flow. */
     float?: FloatPlacement;
   };

@@ -26,7 +26,7 @@ function validBorder(b: BorderLine | null | undefined): BorderLine | undefined {
   return { ...b, width: Math.min(width, 12) };
 }
 
-function columnWidths(table: Table, gridCols: number, width: number): number[] {
+function columnWidths(table: Table, gridCols: number, width: number, pageMargins: LayoutContext['pageMargins']): number[] {
   const style = table.style && typeof table.style === 'object' ? table.style : {};
   const given = (Array.isArray(table.columns) ? table.columns : []).slice(0, gridCols).map((w) => Math.max(0, num(w, 0)));
   const known = given.filter((w) => w > 0);
@@ -38,10 +38,20 @@ function columnWidths(table: Table, gridCols: number, width: number): number[] {
   const preferred = num(style.width, 0) > 0 ? num(style.width, 0) : num(style.widthShare, 0) > 0 ? num(style.widthShare, 0) * width : 0;
   let target = total;
   if (style.layout !== 'fixed' && preferred > 0) target = preferred;
-  // Scaled down to the box when too wide; otherwise only to the preferred width (a narrow table stays narrow).
-  target = Math.min(target, width);
+  // Scaled down to the box when too wide (or to the page's edge for a table that keeps its width); otherwise only
+  // to the preferred width (a narrow table stays narrow).
+  target = Math.min(target, width + marginRoom(style, pageMargins));
   const scale = total > 0 ? target / total : 1;
   return widths.map((w) => w * scale);
+}
+
+/** How far a table that keeps its width (style.keepWidth) may reach past its box into the page's margins. */
+function marginRoom(style: NonNullable<Table['style']>, pageMargins: LayoutContext['pageMargins']): number {
+  // A width given as a share of the box is the box's to set: such a table never reaches past it.
+  if (style.keepWidth !== true || !pageMargins || num(style.widthShare, 0) > 0) return 0;
+  const left = Math.max(0, num(pageMargins.left, 0));
+  const right = Math.max(0, num(pageMargins.right, 0));
+  return style.align === 'center' ? 2 * Math.min(left, right) : style.align === 'right' ? left : right;
 }
 
 /**
@@ -130,7 +140,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const style = table.style && typeof table.style === 'object' ? table.style : {};
   const { rows: placedRows, gridCols } = place(table);
   fillGaps(placedRows, gridCols);
-  const columns = columnWidths(table, gridCols, width);
+  const columns = columnWidths(table, gridCols, width, ctx.pageMargins);
   let tableWidth = columns.reduce((a, b) => a + b, 0);
   // The indent moves a left-aligned table (within the box: a table the box's width is not pushed past it).
   const placeX = (w: number): number => {
