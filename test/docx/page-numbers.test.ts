@@ -39,3 +39,16 @@ test('a section restarts its page numbers at w:start and writes them in w:fmt; t
 test('without w:pgNumType pages are numbered from 1', async () => {
   assert.deepEqual(await footerNumbers(p('One') + BREAK + p('Two'), sect('')), ['1', '2']);
 });
+
+test('with w:evenAndOddHeaders, even and odd are the page numbers: a section numbered from 200 starts with the even header', async () => {
+  const sectPr =
+    '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:headerReference w:type="even" r:id="rId_header2"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:pgNumType w:start="200"/></w:sectPr>';
+  const compiled = compileTemplate({
+    kind: 'docx',
+    bytes: buildDocx({ body: p('One') + BREAK + p('Two') + BREAK + p('Three'), sectPr, settings: '<w:evenAndOddHeaders/>', headers: { header1: p('OddHeader'), header2: p('EvenHeader') } }),
+  });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  const header = (page: number): string | undefined => all.find((w) => w.page === page && w.text.endsWith('Header'))?.text;
+  assert.deepEqual([header(1), header(2), header(3)], ['EvenHeader', 'OddHeader', 'EvenHeader']);
+});

@@ -169,6 +169,18 @@ test('the line grid (w:docGrid type lines): each line takes a grid pitch; w:snap
   assert.ok(none[1] - none[0] < 14, `no grid: ${none[1] - none[0]}`);
 });
 
+test('a grid of lines holds a whole number of lines, centred between the margins (LibreOffice text grid): the first line starts half the spare height lower', async () => {
+  const gridSect = (bottom: number): string =>
+    `<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="${bottom}" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:docGrid w:type="lines" w:linePitch="360"/></w:sectPr>`;
+  const firstLine = async (bottom: number): Promise<number> => find(words(await renderDocx({ body: p('first'), sectPr: gridSect(bottom) })), 'first').yMax;
+  // A4 with 1-inch margins: a 697.9 pt body holds 38 lines of 18 pt (684 pt) and 13.9 pt to spare, half of it above.
+  // With the bottom margin 13.9 pt (278 twips) larger, the body is exactly 38 lines and starts on the margin.
+  const spare = (841.9 - 144 - 38 * 18) / 2;
+  const centred = await firstLine(1440);
+  const exact = await firstLine(1440 + 278);
+  assert.ok(Math.abs(centred - exact - spare) < 0.1, `first line ${centred} vs ${exact}: ${centred - exact} pt lower, expected ${spare}`);
+});
+
 test('Arabic in a font without Arabic (Times New Roman) is drawn with DejaVu Sans at a text line height; named Noto stays Noto', async () => {
   const line = 'مرحبا بالعالم هذا نص عربي طويل للتجربة '.repeat(8);
   const rtl = '<w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';

@@ -48,6 +48,15 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false): Pa
   // Only a grid of lines snaps lines ('default' has none); a pitch below 1 pt is no grid.
   if ((gridType === 'lines' || gridType === 'linesAndChars' || gridType === 'snapToChars') && pitch !== undefined && pitch >= 1 && pitch <= 720) {
     setup.linePitch = round2(pitch);
+    // LibreOffice's text grid (SwBodyFrame::Format): the body holds a whole number of lines, centred in the space
+    // between the margins.
+    const body = setup.height - setup.margins.top - setup.margins.bottom;
+    const lines = Math.floor(body / setup.linePitch);
+    if (lines >= 1) {
+      const spare = (body - lines * setup.linePitch) / 2;
+      setup.margins.top = round2(setup.margins.top + spare);
+      setup.margins.bottom = round2(setup.margins.bottom + spare);
+    }
   }
   return setup;
 }

@@ -11,7 +11,7 @@
  */
 import { jsPDF } from 'jspdf';
 import './jspdf-flate.js';
-import type { Block, DocMetadata, PageSetup, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
+import type { Block, DocMetadata, HeaderFooterSet, PageSetup, ParagraphStyle, RunStyle, Section, TemplateModel } from '../model/types.js';
 import { EngineError } from '../errors.js';
 import { DocumentFonts } from './fonts/embed.js';
 import { ListCounters } from './layout/lists.js';
@@ -206,8 +206,11 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
     while (s > 0 && sectionStarts[s] > page.number) s--;
     const ls = laid[s];
     if (ls && ls.parts.size > 0) {
+      // Even and odd are the page's number, not its place (a section numbered from 200 starts on an even page).
+      const even = [ls.section.header, ls.section.footer].some((set) => Array.isArray(asObject<HeaderFooterSet>(set)?.even));
+      const shown = even ? (pageLabels(laid.map((l) => l.section), sectionStarts, page.number)[page.number - 1]?.number ?? page.number) : page.number;
       for (const [set, isHeader] of [[ls.section.header, true], [ls.section.footer, false]] as const) {
-        const source = variantFor(ls.section, page.number - sectionStarts[s], page.number, asObject(set));
+        const source = variantFor(ls.section, page.number - sectionStarts[s], shown, asObject(set));
         const part = Array.isArray(source) ? ls.parts.get(source) : undefined;
         if (!part || !part.hasBehind) continue;
         const y = isHeader ? ls.geo.headerDistance : ls.geo.height - ls.geo.footerDistance - part.height;
@@ -250,7 +253,7 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
     const pageText = labels[page - 1]?.text ?? String(page);
     const fields = { page, pages, pageText };
     for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
-      const source = variantFor(section, index, page, asObject(set));
+      const source = variantFor(section, index, labels[page - 1]?.number ?? page, asObject(set));
       const pre = Array.isArray(source) ? parts.get(source) : undefined;
       if (!pre) continue;
       let part = pre;

@@ -56,7 +56,10 @@ export function baseGeometry(page: PageSetup | undefined): PageGeometry {
   };
 }
 
-/** Which header/footer a page uses: `first` on a title page's first page, `even` on even pages when given. */
+/**
+ * Which header/footer a page uses: `first` on a title page's first page, `even` on pages whose number (as page
+ * fields show it, `pageNumber`) is even, when given.
+ */
 export function variantFor(section: Section, indexInSection: number, pageNumber: number, set: HeaderFooterSet | undefined): Block[] | undefined {
   if (!set || typeof set !== 'object') return undefined;
   if (indexInSection === 0 && section.titlePage === true) return set.first;
