@@ -79,6 +79,16 @@ test('a picture anchored to the page sits at its offset, and the text does not m
   }
 });
 
+test('a page-sized background picture anchored at the page corner is drawn at the page size, not shrunk to the text area', async () => {
+  // poitl's certificate: a landscape page's frame picture, 842 × 595 pt, at (0, 0) of the page.
+  const float = `<w:p>${anchor({ x: 0, y: 0, w: 595.3, h: 841.9, behind: true }, PICTURE)}<w:r><w:t>Certificate</w:t></w:r></w:p>`;
+  const [image] = boxesOf(await docxPages(docx(float)), 'image');
+  near(image.x, 0, 'x');
+  near(image.y, 0, 'y');
+  near(image.w, 595.3, 'width');
+  near(image.h, 841.9, 'height');
+});
+
 test('a text box: its text is in the PDF inside its box, at its offset from the margin (pdftotext -bbox)', async () => {
   const body = `<w:p>${anchor({ x: 200, y: 150, w: 180, h: 60, fromX: 'margin', fromY: 'margin' }, shape('rect', 'FFFF00', 'Boxed words here', '<a:ln w="12700"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln>'))}</w:p>` + p('Body text after the anchor');
   const bytes = docx(body);

@@ -7,6 +7,8 @@ import { floatOf } from '../flow/floats.js';
 
 /** Tables nested deeper than this are flattened to their text (a guard against pathological models). */
 const MAX_TABLE_DEPTH = 8;
+/** The largest page side a PDF allows (14,400 units): no float's picture is drawn larger. */
+const MAX_PAGE = 14_400;
 
 export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext, depth = 0): LaidBlock[] {
   const out: LaidBlock[] = [];
@@ -41,13 +43,16 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       // floating table without one (0) takes its content's.
       const shrink = !(float.width > 0) && isFrame(block);
       const lists = shrink ? ctx.lists.snapshot() : undefined;
-      let laid = layoutTable(block, float.width > 0 ? float.width : width, ctx, stack);
+      // Its picture may be as large as the float says (a page-sized background reaches into the margins), not only
+      // as large as the text area; never past the largest page a PDF has.
+      const floatCtx = { ...ctx, maxImage: { width: Math.max(ctx.maxImage.width, Math.min(float.width > 0 ? float.width : 0, MAX_PAGE)), height: Math.max(ctx.maxImage.height, Math.min(float.height > 0 ? float.height : 0, MAX_PAGE)) } };
+      let laid = layoutTable(block, float.width > 0 ? float.width : width, floatCtx, stack);
       if (shrink && lists) {
         const natural = contentWidth(laid);
         if (natural > 0 && natural < width - 0.5) {
           // Laid out again at that width: list numbers counted once.
           ctx.lists.restore(lists);
-          laid = layoutTable({ ...block, columns: [natural], style: { ...block.style, width: natural } }, natural, ctx, stack);
+          laid = layoutTable({ ...block, columns: [natural], style: { ...block.style, width: natural } }, natural, floatCtx, stack);
         }
       }
       const height = laid.heights.reduce((a, h) => a + h, 0);
