@@ -181,6 +181,21 @@ test('a grid of lines holds a whole number of lines, centred between the margins
   assert.ok(Math.abs(centred - exact - spare) < 0.1, `first line ${centred} vs ${exact}: ${centred - exact} pt lower, expected ${spare}`);
 });
 
+test('an ideographic comma that does not fit hangs past the line end instead of taking the ideograph before it down (Word\'s overflowPunct)', async () => {
+  // 10 pt ideographs are 10 pt wide: 45 fill the 451.3 pt column, the comma after them is the 46th character.
+  const spacing = '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';
+  const rPr = '<w:rFonts w:eastAsia="SimSun"/><w:sz w:val="20"/><w:szCs w:val="20"/>';
+  const text = '中'.repeat(45) + '、' + '国'.repeat(10);
+  const lines = new Map<number, string>();
+  for (const w of words(await renderDocx({ body: p(text, spacing, rPr) }))) lines.set(Math.round(w.yMax), (lines.get(Math.round(w.yMax)) ?? '') + w.text);
+  const [first, second] = [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  assert.equal(first, '中'.repeat(45) + '、', 'the comma hangs at the end of the full first line');
+  assert.equal(second, '国'.repeat(10));
+  // Latin text keeps its full stop inside the column: a word that does not fit goes down whole.
+  const latin = words(await renderDocx({ body: p('word '.repeat(200), spacing) }));
+  assert.ok(latin.every((w) => w.xMax <= RIGHT + 0.5), 'no Latin word past the margin');
+});
+
 test('Arabic in a font without Arabic (Times New Roman) is drawn with DejaVu Sans at a text line height; named Noto stays Noto', async () => {
   const line = 'مرحبا بالعالم هذا نص عربي طويل للتجربة '.repeat(8);
   const rtl = '<w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';

@@ -131,6 +131,21 @@ const AUTO_SPACE_EM = 0.2;
 /** Any East Asian letter (a quick test before looking character by character). */
 const ASIAN_ANY = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 
+/**
+ * East Asian commas and full stops that may hang past the line's end (Word's w:overflowPunct, on by default;
+ * LibreOffice's hanging punctuation): a line whose text fits but for one of these at its end keeps it there
+ * rather than carrying the character before it down with it (kinsoku forbids the mark at a line's start).
+ */
+const HANGING = new Set(['\u3001', '\u3002', '\uff0c', '\uff0e', '\uff61', '\uff64']);
+
+/** The width of a word's last character when it may hang past the line's end, else 0. */
+function hangingWidth(unit: { segs: Seg[] }): number {
+  const last = unit.segs[unit.segs.length - 1];
+  if (!last || last.kind !== 'text' || last.text.length === 0) return 0;
+  const ch = last.text[last.text.length - 1];
+  return HANGING.has(ch) ? last.face.width(ch, last.fmt.drawSize) : 0;
+}
+
 /** Which side of Word's automatic spacing a character is on: East Asian letter, Latin letter, digit, or neither. */
 const enum SpaceClass { None, Asian, Latin, Digit }
 function spaceClass(cp: number): SpaceClass {
@@ -581,8 +596,9 @@ class LineBreaker {
       }
       case 'word': {
         if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
-        if (this.endWith(unit.width) > this.line.end + EPS && this.hasContent()) this.finish(false);
-        if (this.endWith(unit.width) > this.line.end + EPS) {
+        const fits = unit.width - hangingWidth(unit);
+        if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) this.finish(false);
+        if (this.endWith(fits) > this.line.end + EPS) {
           const room = this.line.end - this.endWith(0);
           const full = this.lineEnd - this.lineStart(false);
           const pieces = splitWord(unit, Math.max(room, 1), Math.max(full, 1));
@@ -774,6 +790,11 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   }
   // Items now run from x = 0; place them between the physical edges.
   const avail = physRight - physLeft;
+  // A comma or full stop hanging past the end (hangingWidth) does not count when the line is centred or right-aligned.
+  const tail = items[items.length - 1];
+  if (!needsBidi && contentWidth > avail && tail?.kind === 'text' && HANGING.has(tail.text[tail.text.length - 1])) {
+    contentWidth -= Math.min(contentWidth - avail, tail.face.width(tail.text[tail.text.length - 1], tail.fmt.drawSize));
+  }
   let offset = 0;
   let extraPerSpace = 0;
   const align = geo.align;
