@@ -11,6 +11,7 @@ import { chooseAlternate } from './alternate.js';
 import { isNestedBlock, readParagraph } from './paragraph.js';
 import type { TableLayer } from './styles.js';
 import { readTable } from './table.js';
+import { joinStyleSeparators } from './style-separator.js';
 import { dropped } from './warnings.js';
 import { child, type XElement } from './xml.js';
 
@@ -77,6 +78,7 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
         const frames: Frames = { open: null, waiting: [] };
         walk(ctx, container, table, out, frames);
         flushFrames(frames, out);
+        joinStyleSeparators(out);
         // A paragraph after a section's end starts that section (often a page): it keeps its whole space before.
         const sectionStarts = new Set(out.filter((item, i) => i > 0 && out[i - 1].type === 'sectionEnd'));
         applyNeighbourRules(out.filter(isBlock), {

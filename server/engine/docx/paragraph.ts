@@ -15,6 +15,7 @@ import { child, childVal, descendants, textOf, type XElement, type XNode } from 
 import { bulletText } from './numbering.js';
 import { round2 } from './units.js';
 import { dropped } from './warnings.js';
+import { isStyleSeparator, markRunsOn } from './style-separator.js';
 
 interface Builder {
   /** Inline content split at page breaks. */
@@ -106,6 +107,8 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const footnotes = ctx.doc.notes?.takeFootnotes();
   const lastPara = items.findLast((item): item is Paragraph => item.type === 'paragraph');
   if (footnotes && lastPara) lastPara.footnotes = footnotes;
+  // A style separator's paragraph runs on into the next one; not when floats or a section's end come between.
+  if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && isStyleSeparator(pPr)) markRunsOn(lastPara);
   for (const block of arrangeFloats(builder.floats)) items.push(block);
   const sectPr = child(pPr, 'w:sectPr');
   if (sectPr) items.push({ type: 'sectionEnd', sectPr });

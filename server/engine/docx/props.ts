@@ -33,6 +33,8 @@ export interface RProps {
   rtl?: boolean;
   cs?: boolean;
   lang?: string;
+  /** w:w: horizontal scale of the glyphs, percent. */
+  scale?: number;
 }
 
 export interface TabDef extends TabStop {
@@ -207,6 +209,12 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
       case 'w:lang':
         if (val) out.lang = val;
         break;
+      case 'w:w': {
+        // ST_TextScale: a percentage from 1 to 600 (Word writes "95"; "95%" is the transitional form).
+        const scale = parseFloat(val ?? '');
+        if (Number.isFinite(scale) && scale > 0) out.scale = Math.min(600, Math.max(1, scale));
+        break;
+      }
       default:
         break;
     }

@@ -43,6 +43,7 @@ export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {
   if (r.caps) style.caps = true;
   else if (r.smallCaps) style.smallCaps = true;
   if (link) style.link = link;
+  if (r.scale !== undefined && r.scale !== 100) style.scale = r.scale;
   return style;
 }
 

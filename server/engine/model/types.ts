@@ -33,6 +33,11 @@ export interface RunStyle {
   smallCaps?: boolean;
   /** Hyperlink target (absolute URL or mailto:). */
   link?: string;
+  /**
+   * Horizontal scale of the glyphs in percent (Word's w:w, 1–600; absent = 100): the text is drawn and measured
+   * that much wider or narrower, its height unchanged. Read from .docx only.
+   */
+  scale?: number;
 }
 
 export interface TabStop {

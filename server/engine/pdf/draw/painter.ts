@@ -7,7 +7,7 @@ import type { jsPDF } from 'jspdf';
 import type { DocumentFonts } from '../fonts/embed.js';
 import type { Face } from '../fonts/faces.js';
 import type { Rgb } from '../layout/color.js';
-import type { Bookmark, Box, LaidPage, PageCountBox, PathBox } from '../flow/boxes.js';
+import type { Bookmark, Box, LaidPage, PageCountBox, PathBox, TextBox } from '../flow/boxes.js';
 import { drawImage } from './image.js';
 import { drawShape } from './shape.js';
 
@@ -127,7 +127,8 @@ export class Painter {
             this.raw('/Span <</ActualText ()>> BDC');
             this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle, true);
             this.raw('EMC');
-          } else this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
+          } else if (b.scale !== undefined && b.scale !== 1) this.scaledText(b);
+          else this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
           break;
         case 'fill':
           if (!(b.w > 0) || !(b.h > 0)) break;
@@ -203,6 +204,16 @@ export class Painter {
   private raw(operator: string): void {
     // jsPDF's internal write is untyped; it appends a line to the current page's content stream.
     (this.doc.internal as unknown as { write(line: string): void }).write(operator);
+  }
+
+  /**
+   * Text scaled horizontally (Word's w:w) with the PDF's horizontal scaling operator, Tz, which jsPDF has no method
+   * for. It is part of the graphics state and outlives the text object, so it is set back to 100 % right after.
+   */
+  private scaledText(b: TextBox): void {
+    this.raw(`${pdfNumber((b.scale ?? 1) * 100)} Tz`);
+    this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
+    this.raw('100 Tz');
   }
 
   private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number, hidden = false): void {

@@ -21,6 +21,8 @@ export interface TextBox {
   color: Rgb;
   /** Rotation in degrees counter-clockwise around (x, y) (a chart's vertical axis title); absent: upright. */
   angle?: number;
+  /** Horizontal scale of the glyphs (a factor; absent = 1): Word's character width scale (w:w). */
+  scale?: number;
   /** Decoration (a watermark): drawn, but kept out of the text layer (copy, search, text extraction). */
   decorative?: boolean;
 }

@@ -5,7 +5,7 @@
 import type { BorderLine } from '../../model/types.js';
 import { parseColor, type Rgb } from '../layout/color.js';
 import type { Borders, FieldItem, Item, LaidBlock, LaidCell, LaidParagraph, LaidTable, Line } from '../layout/items.js';
-import type { Box } from './boxes.js';
+import type { Box, TextBox } from './boxes.js';
 import { borderThickness } from '../layout/paragraph-border-room.js';
 
 /** Page numbers for fields: `pages` is null while the body is still being laid out (drawn once known). */
@@ -118,7 +118,11 @@ export class Emitter {
     switch (it.kind) {
       case 'text': {
         const b = baseline - it.fmt.rise;
-        if (!it.space) this.out.push({ kind: 'text', x, y: b, width: it.width, text: it.text, face: it.face, size: it.fmt.drawSize, color: it.fmt.color });
+        if (!it.space) {
+          const box: TextBox = { kind: 'text', x, y: b, width: it.width, text: it.text, face: it.face, size: it.fmt.drawSize, color: it.fmt.color };
+          if (it.fmt.scale !== 1) box.scale = it.fmt.scale;
+          this.out.push(box);
+        }
         this.decorate(it.fmt.underline, it.fmt.strike, it.fmt.color, it.fmt.drawSize, x, it.width, b);
         if (it.fmt.link) this.link(x, top, it.width, lineHeight, it.fmt.link);
         return;

@@ -1,6 +1,7 @@
 /** Run and paragraph styles resolved against the document defaults. */
 import type { RunStyle } from '../../model/types.js';
 import { parseColor, type Rgb } from './color.js';
+import type { Face } from '../fonts/faces.js';
 import type { Fmt } from './items.js';
 
 const BLACK: Rgb = [0, 0, 0];
@@ -54,7 +55,7 @@ export function makeFmt(style: RunStyle): Fmt {
   const known = byStyle.get(style);
   if (known) return known;
   const fmt = buildFmt(style);
-  const key = `${fmt.size}|${fmt.drawSize}|${fmt.rise}|${fmt.color.join(',')}|${fmt.underline}|${fmt.strike}|${fmt.highlight?.join(',') ?? ''}|${fmt.link ?? ''}`;
+  const key = `${fmt.size}|${fmt.drawSize}|${fmt.rise}|${fmt.color.join(',')}|${fmt.underline}|${fmt.strike}|${fmt.highlight?.join(',') ?? ''}|${fmt.link ?? ''}|${fmt.scale}`;
   let shared = interned.get(key);
   if (!shared) {
     shared = fmt;
@@ -98,7 +99,19 @@ function buildFmt(style: RunStyle): Fmt {
     strike: style.strike === true,
     highlight: parseColor(style.highlight),
     link,
+    scale: glyphScale(style.scale),
   };
+}
+
+/** RunStyle.scale (percent, from models that may hold anything) as a factor; 1 when absent or unusable. */
+function glyphScale(percent: unknown): number {
+  const n = Number(percent);
+  return percent !== undefined && Number.isFinite(n) && n > 0 ? Math.min(6, Math.max(0.01, n / 100)) : 1;
+}
+
+/** The advance width of `text` in `face` at a format's drawn size and horizontal scale. */
+export function textWidth(face: Face, text: string, fmt: Fmt): number {
+  return face.width(text, fmt.drawSize) * fmt.scale;
 }
 
 /** A finite number or the fallback (models are data from users: anything can be missing or NaN). */

@@ -23,7 +23,7 @@ import { bidiLevels, hasRtl, mirrored, visualOrder } from '../text/bidi.js';
 import { prepareImage, type PreparedImage } from '../images.js';
 import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
-import { makeFmt, merge, num, smallCapsFmt } from './fmt.js';
+import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
@@ -219,7 +219,7 @@ class UnitBuilder {
 
   private closeSeg(): void {
     if (this.seg && this.seg.text.length > 0) {
-      this.seg.width = this.seg.face.width(this.seg.text, this.seg.fmt.drawSize);
+      this.seg.width = textWidth(this.seg.face, this.seg.text, this.seg.fmt);
       this.fonts.use(this.seg.face, this.seg.text);
       this.word.push(this.seg);
     }
@@ -254,7 +254,7 @@ class UnitBuilder {
     this.lastClass = SpaceClass.None;
     this.endWord();
     const last = this.units[this.units.length - 1];
-    const w = face.width(ch, fmt.drawSize);
+    const w = textWidth(face, ch, fmt);
     this.fonts.use(face, ch);
     if (last && last.t === 'space' && last.seg.face === face && last.seg.fmt === fmt) {
       last.seg.text += ch;
@@ -412,7 +412,7 @@ function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: nu
     let textW = 0;
     for (let i = 0; i < seg.text.length; i++) {
       const ch = seg.text[i];
-      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize;
+      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize * seg.fmt.scale;
       if (curW + textW + w > limit + EPS && (cur.length > 0 || text.length > 0)) {
         if (text) cur.push({ ...seg, text, width: textW });
         curW += textW;
@@ -523,7 +523,7 @@ class LineBreaker {
         if (it.kind === 'text') {
           const dot = it.text.indexOf(this.decimal);
           if (dot >= 0) {
-            before += it.face.width(it.text.slice(0, dot), it.fmt.drawSize);
+            before += textWidth(it.face, it.text.slice(0, dot), it.fmt);
             found = true;
           } else before += it.width;
         } else before += it.width;
@@ -738,7 +738,7 @@ function visualItems(items: Item[], base: 0 | 1): Item[] {
       const to = Math.max(order[i], order[j - 1]);
       const logical = str.slice(from, to + 1);
       const text = level % 2 === 1 ? reverseClusters(logical) : logical;
-      const width = it.face.width(text, it.fmt.drawSize);
+      const width = textWidth(it.face, text, it.fmt);
       out.push({ ...it, x, text, width });
       x += width;
     } else {
@@ -987,7 +987,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       let x = geo.indentStart + geo.firstLine;
       const items: Item[] = [];
       for (const fr of splitByFace(text, family, variantOf(labelStyle.bold, labelStyle.italic))) {
-        const w = fr.face.width(fr.text, fmt.drawSize);
+        const w = textWidth(fr.face, fr.text, fmt);
         ctx.fonts.use(fr.face, fr.text);
         items.push({ kind: 'text', x, width: w, text: fr.text, face: fr.face, fmt, space: false });
         x += w;
