@@ -59,7 +59,8 @@ test('CJK text uses Droid Sans Fallback and wraps between characters', async () 
   assert.equal(plain(pdfText(bytes)).replace(/ /g, ''), text.normalize('NFKC'));
   const lines = new Set(words(bytes).map((x) => Math.round(x.yMin)));
   assert.ok(lines.size >= 3, `wrapped onto ${lines.size} lines`);
-  for (const x of words(bytes)) assert.ok(x.xMax <= 595.28 - 72 + 0.5, 'inside the margin');
+  // Inside the margin, but for a full-width comma that may hang past it (one em at most).
+  for (const x of words(bytes)) assert.ok(x.xMax <= 595.28 - 72 + 0.5 || (x.text.endsWith('，') && x.xMax <= 595.28 - 72 + 12.5), `inside the margin: ${x.text} ends at ${x.xMax}`);
 });
 
 test('mixed scripts in one line, emoji and unsupported characters drawn as a box, nothing lost around them', async () => {

@@ -143,7 +143,7 @@ function hangingWidth(unit: { segs: Seg[] }): number {
   const last = unit.segs[unit.segs.length - 1];
   if (!last || last.kind !== 'text' || last.text.length === 0) return 0;
   const ch = last.text[last.text.length - 1];
-  return HANGING.has(ch) ? last.face.width(ch, last.fmt.drawSize) : 0;
+  return HANGING.has(ch) ? textWidth(last.face, ch, last.fmt) : 0;
 }
 
 /** Which side of Word's automatic spacing a character is on: East Asian letter, Latin letter, digit, or neither. */
@@ -793,7 +793,7 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   // A comma or full stop hanging past the end (hangingWidth) does not count when the line is centred or right-aligned.
   const tail = items[items.length - 1];
   if (!needsBidi && contentWidth > avail && tail?.kind === 'text' && HANGING.has(tail.text[tail.text.length - 1])) {
-    contentWidth -= Math.min(contentWidth - avail, tail.face.width(tail.text[tail.text.length - 1], tail.fmt.drawSize));
+    contentWidth -= Math.min(contentWidth - avail, textWidth(tail.face, tail.text[tail.text.length - 1], tail.fmt));
   }
   let offset = 0;
   let extraPerSpace = 0;
