@@ -242,6 +242,7 @@ function printReport(r: MigrateReport): void {
   console.log(line('tokens', r.tokens));
   console.log(line('templates', r.templates) + ` (${r.templateFiles} template file${r.templateFiles === 1 ? '' : 's'})`);
   console.log(line('documents', r.documents));
+  console.log(line('batches', r.batches));
   console.log(`  files      ${r.files} ${r.dryRun ? 'to put' : 'put'}`);
   if (!r.dryRun) {
     console.log(

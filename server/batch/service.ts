@@ -209,10 +209,12 @@ export class BatchService {
   async cancel(id: number): Promise<BatchRecord> {
     const b = await this.get(id);
     if (this.deps.team && (b.status === 'queued' || b.status === 'processing')) {
-      // Seen by the holder (on any instance) at its next window; no row is queued once this is committed
-      // (JobQueue.enqueueBatchRow), and the rows queued but not yet taken go now. Rows being rendered finish.
-      await this.deps.batches.update(id, { status: 'cancelled', updated_at: nowIso() });
-      await this.deps.batches.dropWaiting!(id);
+      // One transaction under the batch's row lock (BatchRepo.cancel): the rows queued but not yet taken go, no row
+      // is queued once it is committed (JobQueue.enqueueBatchRow), and the holder (on any instance) sees it at its
+      // next window. Rows being rendered finish. A batch whose every row already has a document has nothing left
+      // to stop and is not cancelled: it completes (never `cancelled` over every row done, nor `completed` with rows
+      // a cancel dropped — the completion is conditional too, BatchRepo.finish).
+      await this.deps.batches.cancel!(id, nowIso());
     } else if (b.status === 'queued' || b.status === 'processing') {
       this.#stopping.add(id);
       const at = this.#queue.indexOf(id);
@@ -356,6 +358,8 @@ export class BatchService {
       return undefined;
     }
     const file = path.join(this.incomingDir, `data-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+    // A team instance's incoming folder is in its cache folder, made by the first upload: `data` may come first.
+    await fs.promises.mkdir(this.incomingDir, { recursive: true });
     await fs.promises.writeFile(file, text);
     return file;
   }

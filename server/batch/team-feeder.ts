@@ -11,7 +11,7 @@
  * (documents_batch_row, schema 5, makes a row reached by both a stored-once row). A cancel or delete on any
  * instance changes the batch in the database; the holder sees it at its next window and stops.
  */
-import type { BatchRecord, TemplateRecord } from '../store/index.js';
+import type { BatchRecord, BatchStatus, TemplateRecord } from '../store/index.js';
 import type { BatchRepo, DocumentRepo } from '../store/repositories.js';
 import { QUEUE_PRIORITY, type JobQueue } from '../store/queue.js';
 import type { TemplateService } from '../services/templates.js';
@@ -45,7 +45,8 @@ export interface TeamFeederDeps {
   info: (line: string) => void;
 }
 
-const running = (b: BatchRecord | undefined): b is BatchRecord => b !== undefined && (b.status === 'queued' || b.status === 'processing');
+const RUNNING: readonly BatchStatus[] = ['queued', 'processing'];
+const running = (b: BatchRecord | undefined): b is BatchRecord => b !== undefined && RUNNING.includes(b.status);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A batch's hold, renewed in the background; `lost` once another instance took it over. */
@@ -131,7 +132,7 @@ export class TeamBatchFeeder {
     // Cancelled or deleted meanwhile (its rows file removed under the reader, say): nothing to say.
     if (!running(await this.deps.batches.get(id).catch(() => undefined))) return;
     await this.deps.batches
-      .update(id, { status: 'failed', error: { code: 'render_failed', message: 'The batch stopped on an unexpected error (logged).' }, updated_at: nowIso() })
+      .transition!(id, RUNNING, { status: 'failed', error: { code: 'render_failed', message: 'The batch stopped on an unexpected error (logged).' }, updated_at: nowIso() })
       .catch(() => undefined);
   }
 
@@ -158,10 +159,11 @@ export class TeamBatchFeeder {
       if (!running(b)) return;
       const template = await templates.find(b.template_uuid);
       if (!template) {
-        await batches.update(id, { status: 'failed', error: { code: 'template_missing', message: 'The template was deleted before the batch ran.' }, updated_at: nowIso() });
+        await batches.transition!(id, RUNNING, { status: 'failed', error: { code: 'template_missing', message: 'The template was deleted before the batch ran.' }, updated_at: nowIso() });
         return;
       }
-      if (b.status === 'queued') await batches.update(id, { status: 'processing', updated_at: nowIso() });
+      // Conditional: a cancel committed since the read above stays.
+      if (b.status === 'queued') await batches.transition!(id, ['queued'], { status: 'processing', updated_at: nowIso() });
       else this.deps.info(`batch ${id}: held by this instance now (going on from the rows that have a document)`);
       // Rows that have a document are done or on their way; every row is still named, so names match a first run's.
       const made = new Set(await batches.madeRows!(id));
@@ -189,14 +191,11 @@ export class TeamBatchFeeder {
           queued.push(record.id);
         }
       }
-      // Every row has a document: the batch ends when none is waiting.
+      // Every row has a document: the batch ends when none is waiting — counted and ended in one conditional
+      // statement, so a cancel on any instance either comes first (and the batch stays cancelled) or finds it ended.
       for (;;) {
-        const p = await batches.progress!(id);
         if (!(await this.#stillMine(id, hold))) return;
-        if (p.waiting === 0) {
-          await batches.update(id, { status: p.failed > 0 ? 'completed_with_errors' : 'completed', done: p.done, failed: p.failed, updated_at: nowIso() });
-          return;
-        }
+        if (await batches.finish!(id, nowIso())) return;
         await sleep(WINDOW_POLL_MS);
       }
     } finally {

@@ -105,6 +105,11 @@ export class BatchRepository {
     return ++this.#data.last_id;
   }
 
+  /** The highest id handed out so far (deleted batches included). */
+  get lastId(): number {
+    return this.#data.last_id;
+  }
+
   /** Newest first. */
   list(offset: number, limit: number): { total: number; items: BatchRecord[] } {
     const all = this.#data.batches;

@@ -17,7 +17,7 @@ import type { DocumentFilter, FileChecks } from './documents.js';
 import type { TemplateListQuery } from './templates.js';
 import type { StoredSettings } from './settings.js';
 import type { JobQueue, QueueOptions } from './queue.js';
-import type { BatchRecord } from './batches.js';
+import type { BatchRecord, BatchStatus } from './batches.js';
 
 export type { DocumentFilter, FileChecks, TemplateListQuery, StoredSettings };
 
@@ -162,10 +162,25 @@ export interface BatchRepo {
   /** A shared database only: the rows of the batch that have a document (in any state), in row order. */
   madeRows?(id: number): Promise<number[]>;
   /**
-   * A shared database only: deletes the batch's documents no worker has taken yet (`pending`; their jobs go with
-   * them), so a cancel stops the rows already queued on every instance. Returns how many.
+   * A shared database only: changes a record only while its status is one of `from` (one conditional statement), so
+   * two instances moving one batch on never overwrite each other's ending. The record after, or undefined when it
+   * was not in one of those states (or is gone).
    */
-  dropWaiting?(id: number): Promise<number>;
+  transition?(id: number, from: readonly BatchStatus[], patch: BatchPatch): Promise<BatchRecord | undefined>;
+  /**
+   * A shared database only: cancels a queued or processing batch that still has rows to stop, in one transaction
+   * under the batch's row lock: its rows no worker has taken yet (`pending`) are deleted with their jobs, and the
+   * status becomes `cancelled` only if a row is then left without a document. A batch whose every row has a
+   * document (the last ones rendering) has nothing left to stop: it is left to complete. The record after, or
+   * undefined when nothing changed.
+   */
+  cancel?(id: number, at: string): Promise<BatchRecord | undefined>;
+  /**
+   * A shared database only: ends a queued or processing batch none of whose rows is waiting, with counters counted
+   * from its documents in the same statement (`completed`, or `completed_with_errors` when a row failed). Undefined
+   * when it was not running any more (a cancel came first) or a row still waits.
+   */
+  finish?(id: number, at: string): Promise<BatchRecord | undefined>;
 }
 
 /** A batch's documents by state: made, failed, and accepted but not yet rendered (pending or processing). */

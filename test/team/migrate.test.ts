@@ -171,7 +171,7 @@ describe('docloom migrate: a 10,000-document data folder into PostgreSQL + S3', 
       ...(id % 3 !== 0 ? { expired: 1, expires_at: new Date(Date.UTC(2026, 1, 1) + id * 1000).toISOString() } : {}),
       ...(id % 97 === 0 ? { status: 'processing', pages: null, size: null } : {}),
       ...(id % 7 === 0 ? { test: 1, locale: 'de-DE', output_filename: `Rechnung ${id} — ü.pdf` } : {}),
-      // Rows of the desktop's batch 3 (batch records are not copied; their documents are, with batch_id).
+      // Rows of a batch 3 whose record is gone: the documents are copied, with batch_id.
       ...(id % 11 === 0 ? { batch_id: 3, batch_row: id / 11 } : {}),
     }));
     const store = await openStore(dataDir);

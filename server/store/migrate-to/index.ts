@@ -4,6 +4,10 @@
  * token hashes, templates with their files, documents with their files, settings and — into a database that held
  * nothing — the signing secret are kept as they are.
  *
+ * Batch records come last, each after its rows file and after every document of the folder: a batch the desktop left
+ * unfinished goes on on the team server (its feeder skips the rows that have a document), so it must not be seen
+ * before its rows' documents are in.
+ *
  * Order and resumability: the schema is brought up to date first (store/pg/migrations.ts, under its advisory lock);
  * then the whole folder is compared with the database under the same ids, and a different record under any of them
  * refuses the migration before anything is written. Records go in with `ON CONFLICT DO NOTHING`; a document's files
@@ -18,6 +22,7 @@ import type { DatabaseUrl } from '../pg/url.js';
 import type { S3Settings } from '../files/s3-settings.js';
 import type { FileStore } from '../files/file-store.js';
 import { localFileStore } from '../files/local.js';
+import { rowsKey } from '../pg/batches.js';
 import { DocumentFiles } from '../document-files.js';
 import { Layout } from '../layout.js';
 import type { DocumentRecord } from '../records.js';
@@ -54,6 +59,8 @@ export interface MigrateReport {
   templates: Counts;
   templateFiles: number;
   documents: Counts;
+  /** Batch records (their rows files are counted in `files`). */
+  batches: Counts;
   /** Files put into the file storage (a dry run: would be). */
   files: number;
   /** Whether the data folder's signing secret was copied (a database that held nothing before). */
@@ -142,6 +149,27 @@ async function putFiles(source: MigrationSource, files: FileStore, doc: Document
   return put;
 }
 
+/**
+ * Each batch not in the database yet: its rows file under the key the team server reads it from, then its record.
+ * An interrupted run leaves at most a rows file without its record; the next one puts it again under the same key.
+ */
+async function copyBatches(source: MigrationSource, pool: pg.Pool, files: FileStore, report: MigrateReport, onBatch: (done: number) => void): Promise<void> {
+  const there = await target.presentBatches(pool, source.batches.map((b) => b.id));
+  let done = 0;
+  onBatch(0);
+  for (const batch of source.batches) {
+    if (!there.has(batch.id)) {
+      const rows = source.batchRowsFile(batch);
+      if (rows) {
+        await files.putKey(rowsKey(batch), rows);
+        report.files++;
+      }
+      report.batches.written += await target.insertBatch(pool, batch);
+    }
+    onBatch(++done);
+  }
+}
+
 function fileCount(doc: DocumentRecord): number {
   return doc.status === 'completed' && doc.expired === 0 ? (doc.has_editable ? 2 : 1) : 0;
 }
@@ -160,12 +188,12 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
     const source = await openSource(options.dataDir);
     try {
       const templateFiles = source.templateFiles();
-      const sourceSet = { tokens: source.tokens, templates: source.templates, files: templateFiles, documents: source.documents };
+      const sourceSet = { tokens: source.tokens, templates: source.templates, files: templateFiles, documents: source.documents, batches: source.batches };
       const total = source.documents.length;
       const schema = await target.hasSchema(pool);
       const comparison = schema
         ? await target.compare(pool, sourceSet, (done) => progress.update('comparing', done, total))
-        : { conflicts: [], present: { tokens: 0, templates: 0, documents: 0 } };
+        : { conflicts: [], present: { tokens: 0, templates: 0, documents: 0, batches: 0 } };
       const { conflicts, present } = comparison;
       if (conflicts.length > 0) {
         const named = conflicts.slice(0, NAMED_CONFLICTS).map((c) => `${c.what} ${c.id}`).join(', ');
@@ -180,6 +208,7 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
         templates: { source: source.templates.length, present: present.templates, written: 0 },
         templateFiles: templateFiles.length,
         documents: { source: total, present: present.documents, written: 0 },
+        batches: { source: source.batches.length, present: present.batches, written: 0 },
         files: 0,
         secretCopied: false,
       };
@@ -187,8 +216,12 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
         report.tokens.written = report.tokens.source - report.tokens.present;
         report.templates.written = report.templates.source - report.templates.present;
         report.documents.written = total - present.documents;
+        report.batches.written = source.batches.length - present.batches;
         const present_ = schema ? await target.presentDocuments(pool, source.documents.map((d) => d.id)) : new Set<number>();
         report.files = source.documents.filter((d) => !present_.has(d.id)).reduce((n, d) => n + fileCount(d), 0);
+        // A batch not there yet puts its rows file (present batches were compared, so the table exists).
+        const batchesThere = present.batches > 0 ? await target.presentBatches(pool, source.batches.map((b) => b.id)) : new Set<number>();
+        report.files += source.batches.filter((b) => !batchesThere.has(b.id) && source.batchRowsFile(b)).length;
         return report;
       }
 
@@ -213,11 +246,17 @@ export async function migrateDataFolder(options: MigrateOptions): Promise<Migrat
         done += chunk.length;
         progress.update(`documents → ${describeFiles(options.files)}`, done, total);
       }
-      await target.advanceSequences(pool, {
-        tokens: Math.max(0, ...source.tokens.map((t) => t.id)),
-        templates: Math.max(0, ...source.templates.map((t) => t.id)),
-        documents: source.lastDocumentId,
-      });
+      // Past every id first: a batch going on here (one the desktop left unfinished) makes documents at once.
+      await target.advanceSequences(
+        pool,
+        {
+          tokens: Math.max(0, ...source.tokens.map((t) => t.id)),
+          templates: Math.max(0, ...source.templates.map((t) => t.id)),
+          documents: source.lastDocumentId,
+        },
+        source.lastBatchId,
+      );
+      await copyBatches(source, pool, files, report, (done) => progress.update(`batches → ${describeFiles(options.files)}`, done, source.batches.length));
       return report;
     } finally {
       await source.close();

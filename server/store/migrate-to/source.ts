@@ -4,7 +4,7 @@
  * is what the desktop would serve. Records are read from memory; files are read one document at a time.
  */
 import fs from 'node:fs';
-import { openStore, type Store } from '../index.js';
+import { openStore, type BatchRecord, type Store } from '../index.js';
 import { Layout } from '../layout.js';
 import { FILE_MISSING_ERROR, INTERRUPTED_ERROR, type DocumentRecord, type TemplateRecord, type TokenRecord } from '../records.js';
 import type { StoredSettings } from '../settings.js';
@@ -36,6 +36,12 @@ export interface MigrationSource {
   /** The highest document id ever handed out (deleted ones included). */
   readonly lastDocumentId: number;
   readonly settings: Readonly<StoredSettings>;
+  /** Batch records in id order, as the folder holds them (an unfinished one goes on on the team server). */
+  readonly batches: readonly BatchRecord[];
+  /** The highest batch id ever handed out (deleted ones included). */
+  readonly lastBatchId: number;
+  /** The path of a batch's rows file in the folder; undefined when it is not there. */
+  batchRowsFile(batch: BatchRecord): string | undefined;
   /** The files of a document that has them (completed, not expired); none for the others. */
   documentFiles(doc: DocumentRecord): Promise<DocumentFileBytes>;
   close(): Promise<void>;
@@ -96,6 +102,13 @@ export async function openSource(dataDir: string): Promise<MigrationSource> {
     documents,
     lastDocumentId: store.documents.lastId,
     settings: store.settings.get(),
+    // Oldest first: list() answers newest first.
+    batches: store.batches.list(0, Number.MAX_SAFE_INTEGER).items.reverse(),
+    lastBatchId: store.batches.lastId,
+    batchRowsFile(batch) {
+      const file = store.batches.rowsFile(batch);
+      return fs.existsSync(file) ? file : undefined;
+    },
     async documentFiles(doc) {
       if (doc.status !== 'completed' || doc.expired === 1) return {};
       const output = await fs.promises.readFile(store.files.path(doc.id, doc.output_type));

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { DocumentRecord, TemplateRecord, TokenRecord } from '../records.js';
+import type { BatchRecord } from '../batches.js';
 import type { StoredSettings } from '../settings.js';
 import type { TemplateFile } from './source.js';
 import { inTransaction } from '../pg/pool.js';
@@ -52,7 +53,7 @@ export async function isEmpty(db: pg.Pool): Promise<boolean> {
 
 /** One difference found: what, which id, and why (for the refusal's message). */
 export interface Conflict {
-  what: 'token' | 'template' | 'template file' | 'document';
+  what: 'token' | 'template' | 'template file' | 'document' | 'batch';
   id: string;
 }
 
@@ -70,7 +71,27 @@ async function compareById(db: pg.Pool, table: 'tokens' | 'documents', records: 
 export interface Comparison {
   conflicts: Conflict[];
   /** Records (and template files) already in the database, equal to the source's: a re-run skips them. */
-  present: { tokens: number; templates: number; documents: number };
+  present: { tokens: number; templates: number; documents: number; batches: number };
+}
+
+/**
+ * What names a batch: the fields that never change once it is accepted. The rest (status, counters, updated_at)
+ * moves on when the team server goes on with a batch the desktop left unfinished, and a re-run must not take that
+ * for someone else's batch.
+ */
+const BATCH_IDENTITY = ['created_at', 'template_uuid', 'rows_filename', 'rows_format', 'total'] as const;
+
+/** Ids of batches stored with a different identity than the source's under the same id; and how many match. */
+async function compareBatches(db: pg.Pool, batches: readonly BatchRecord[]): Promise<{ differ: number[]; same: number }> {
+  // A dry run into a database at a schema from before batches (4): none there.
+  const { rows: table } = await db.query<{ t: string | null }>(`SELECT to_regclass('public.batches')::text AS t`);
+  if (table[0].t === null) return { differ: [], same: 0 };
+  const same = BATCH_IDENTITY.map((k) => `t.record->'${k}' = x->'${k}'`).join(' AND ');
+  const { rows } = await db.query<{ id: number; same: boolean }>(
+    `SELECT t.id, (${same}) AS same FROM jsonb_array_elements($1::jsonb) x JOIN batches t ON t.id = (x->>'id')::bigint`,
+    [json(batches)],
+  );
+  return { differ: rows.filter((r) => !r.same).map((r) => r.id), same: rows.filter((r) => r.same).length };
 }
 
 /**
@@ -79,7 +100,13 @@ export interface Comparison {
  */
 export async function compare(
   db: pg.Pool,
-  source: { tokens: readonly TokenRecord[]; templates: readonly TemplateRecord[]; files: readonly TemplateFile[]; documents: readonly DocumentRecord[] },
+  source: {
+    tokens: readonly TokenRecord[];
+    templates: readonly TemplateRecord[];
+    files: readonly TemplateFile[];
+    documents: readonly DocumentRecord[];
+    batches: readonly BatchRecord[];
+  },
   onChunk: (done: number) => void = () => undefined,
 ): Promise<Comparison> {
   const conflicts: Conflict[] = [];
@@ -108,7 +135,9 @@ export async function compare(
     done += chunk.length;
     onChunk(done);
   }
-  return { conflicts, present: { tokens: tokens.same, templates: templates.filter((r) => r.same).length, documents } };
+  const batches = await compareBatches(db, source.batches);
+  conflicts.push(...batches.differ.map((id) => ({ what: 'batch' as const, id: String(id) })));
+  return { conflicts, present: { tokens: tokens.same, templates: templates.filter((r) => r.same).length, documents, batches: batches.same } };
 }
 
 /**
@@ -168,6 +197,18 @@ export async function insertDocuments(db: pg.Pool, documents: readonly DocumentR
   return rowCount ?? 0;
 }
 
+/** The ids among `ids` that have a batch record in the database. */
+export async function presentBatches(db: pg.Pool, ids: readonly number[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM batches WHERE id = ANY($1::bigint[])', [ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** One batch record (its rows file is put first: a record always has its rows, as on the team server). */
+export async function insertBatch(db: pg.Pool, batch: BatchRecord): Promise<number> {
+  const { rowCount } = await db.query('INSERT INTO batches (id, record) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING', [batch.id, JSON.stringify(batch)]);
+  return rowCount ?? 0;
+}
+
 /** Settings the database does not have yet (a key set on the team server already stays). */
 export async function insertSettings(db: pg.Pool, settings: Readonly<StoredSettings>): Promise<void> {
   const entries = Object.entries(settings).filter(([, v]) => v !== undefined);
@@ -181,7 +222,7 @@ export async function insertSettings(db: pg.Pool, settings: Readonly<StoredSetti
  * Moves each id sequence past the highest id it must never hand out again: the copied ones, and for documents the
  * highest the desktop ever handed out (a deleted document's id is not reused either). Never moved back.
  */
-export async function advanceSequences(db: pg.Pool, lastIds: { tokens: number; templates: number; documents: number }): Promise<void> {
+export async function advanceSequences(db: pg.Pool, lastIds: { tokens: number; templates: number; documents: number }, lastBatchId: number): Promise<void> {
   for (const [table, last] of Object.entries(lastIds)) {
     const seq = `${table}_id_seq`;
     await db.query(
@@ -191,12 +232,14 @@ export async function advanceSequences(db: pg.Pool, lastIds: { tokens: number; t
       [last],
     );
   }
-  // Copied documents keep their batch_id, their batch's record is not copied: a batch made on the team server must
-  // never get one of those ids, or the copied rows would pass for its own (documents_batch_row, schema 5).
+  // Past the highest batch id the desktop handed out, and past every batch_id a copied document carries (a deleted
+  // batch's rows may outlive it): a batch made on the team server must never get one of those ids, or the copied
+  // rows would pass for its own (documents_batch_row, schema 5).
   await db.query(
     `SELECT setval('batches_id_seq', v) FROM (
-       SELECT GREATEST((SELECT COALESCE(max(batch_id), 0) FROM documents), (SELECT COALESCE(max(id), 0) FROM batches),
+       SELECT GREATEST($1::bigint, (SELECT COALESCE(max(batch_id), 0) FROM documents), (SELECT COALESCE(max(id), 0) FROM batches),
                        (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM batches_id_seq)) AS v
      ) s WHERE v > 0`,
+    [lastBatchId],
   );
 }

@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { BatchRecord } from '../batches.js';
 import type { BatchRepo } from '../repositories.js';
 import type { FileStore } from '../files/file-store.js';
+import { inTransaction } from './pool.js';
 
 type Row = { record: BatchRecord };
 
@@ -111,9 +112,54 @@ export function pgBatches(pool: pg.Pool, files: FileStore, cacheDir: string): Ba
       );
       return rows.map((r) => r.row);
     },
-    async dropWaiting(id) {
-      // render_jobs rows go by cascade; a job claimed meanwhile is `processing` and left to finish.
-      return (await pool.query(`DELETE FROM documents WHERE batch_id = $1 AND status = 'pending'`, [id])).rowCount ?? 0;
+    async transition(id, from, patch) {
+      const { rows } = await pool.query<Row>('UPDATE batches SET record = record || $2::jsonb WHERE id = $1 AND status = ANY($3::text[]) RETURNING record', [
+        id,
+        JSON.stringify(patch),
+        from,
+      ]);
+      return rows[0]?.record;
+    },
+    cancel(id, at) {
+      return inTransaction(pool, async (client) => {
+        // The batch's row lock orders this against the completion (finish, a conditional UPDATE of the same row) and
+        // against every row the holder queues (enqueueBatchRow locks it FOR SHARE): once it is held, no row is queued
+        // and the batch cannot end until this commits.
+        const { rows } = await client.query<Row>(`SELECT record FROM batches WHERE id = $1 AND status IN ('queued', 'processing') FOR UPDATE`, [id]);
+        const b = rows[0]?.record;
+        if (!b) return undefined;
+        // render_jobs rows go by cascade. A row claimed meanwhile is `processing` (the claim's statement changed it
+        // before this one reached it) and left to finish.
+        const dropped = (await client.query(`DELETE FROM documents WHERE batch_id = $1 AND status = 'pending'`, [id])).rowCount ?? 0;
+        // Every row has a document and none was dropped: the rows left are rendering and will all finish, so the
+        // batch will be complete; cancelling it would say `cancelled` over every row done.
+        if (dropped === 0) {
+          const made = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM documents WHERE batch_id = $1', [id])).rows[0].n;
+          if (made >= b.total) return undefined;
+        }
+        const after = await client.query<Row>('UPDATE batches SET record = record || $2::jsonb WHERE id = $1 RETURNING record', [
+          id,
+          JSON.stringify({ status: 'cancelled', updated_at: at }),
+        ]);
+        return after.rows[0].record;
+      });
+    },
+    async finish(id, at) {
+      // One statement: counted and ended together. A cancel holding the row makes this wait, then re-check the status
+      // on the row it committed (READ COMMITTED): a cancelled batch is left as it is.
+      const { rows } = await pool.query<Row>(
+        `WITH c AS (
+           SELECT count(*) FILTER (WHERE status = 'completed') AS done, count(*) FILTER (WHERE status = 'failed') AS failed,
+                  count(*) FILTER (WHERE status IN ('pending', 'processing')) AS waiting
+           FROM documents WHERE batch_id = $1
+         )
+         UPDATE batches b SET record = b.record || jsonb_build_object(
+           'status', CASE WHEN c.failed > 0 THEN 'completed_with_errors' ELSE 'completed' END, 'done', c.done, 'failed', c.failed, 'updated_at', $2::text)
+         FROM c WHERE b.id = $1 AND b.status IN ('queued', 'processing') AND c.waiting = 0
+         RETURNING b.record`,
+        [id, at],
+      );
+      return rows[0]?.record;
     },
     rowsFile(record) {
       const key = rowsKey(record);
