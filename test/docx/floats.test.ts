@@ -270,3 +270,28 @@ test('corpus: TotalPagesWithImageTextWrapping — text flows beside both bothSid
   assert.ok(level.filter((w) => w.xMax <= left.x).length >= 5, `words left of the left picture: ${level.filter((w) => w.xMax <= left.x).map((w) => w.text).join(' ')}`);
   assert.ok(level.filter((w) => w.xMin >= left.x + left.w).length >= 5, 'words right of the left picture');
 });
+
+test('an inline shape with nothing to draw keeps its room in the line (the frame anchored shapes sit over)', async () => {
+  // A 300 × 150 pt inline rectangle with no fill and no outline, then a paragraph: Word puts that paragraph below it.
+  const e = (pt: number): number => Math.round(pt * EMU);
+  const rect = `<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/><a:ln><a:noFill/></a:ln></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData>`;
+  const inline = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${e(300)}" cy="${e(150)}"/><wp:docPr id="3" name="Rectangle 3"/><a:graphic>${rect}</a:graphic></wp:inline></w:drawing></w:r>`;
+  const bytes = docx(`<w:p>${inline}</w:p>${p('After the frame')}`);
+  const after = findText(await docxPages(bytes), 'After');
+  assert.ok(after.y > MARGIN + 150, `the next paragraph's baseline at ${after.y}, below the 150 pt frame from ${MARGIN}`);
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  assert.deepEqual(compiled.warnings.map((w) => w.code), [], 'an invisible frame is drawn as Word draws it: nothing is left out');
+});
+
+const COMPLEX01 = path.join(CORPUS, 'oxsdk__Complex01.docx');
+
+test('corpus: Complex01 — the chart sits below the inline frame its connector shapes are drawn over, not under them (pdftotext -bbox)', { skip: !fs.existsSync(COMPLEX01) && `no corpus at ${CORPUS}` }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(COMPLEX01)) });
+  assert.ok(compiled.ok);
+  const page1 = words((await renderPdf(compiled.template, {})).bytes).filter((w) => w.page === 1);
+  const title = page1.find((w) => w.text === 'Chart');
+  assert.ok(title, 'the chart title is drawn on page 1');
+  // Top margin 72 pt + the 2122227 EMU (167.1 pt) frame: LibreOffice puts "Chart" at 258.8 pt.
+  assert.ok(title.yMin > 72 + 2122227 / EMU, `"Chart" at ${title.yMin}, below the frame ending at ${72 + 2122227 / EMU}`);
+});
