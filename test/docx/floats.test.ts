@@ -219,3 +219,89 @@ test('corpus: a Word 2010 cover page — percentage positions (wp14:pctPosHOffse
   const [r, g, b] = page.rgb(Math.round(left + 60), Math.round(0.025 * 792 + 60));
   assert.ok(r < 100 && g < 110 && b < 130, `the dark box is on top: ${[r, g, b]}`);
 });
+
+test('bothSides: a gap under an inch beside a float holds text, and lines above a lower float reach past it', async () => {
+  // Two pictures in one paragraph, as docx2pdf__TotalPagesWithImageTextWrapping: A from 50 pt, 150 wide, 120 high;
+  // B, lower (from 40 pt below the paragraph top), from 250 pt to the column's end. Left of A: 50 − 9 = 41 pt, the
+  // widest gap beside both (between them: 250 − 9 − 209 = 32 pt).
+  const wrap = '<wp:wrapSquare wrapText="bothSides"/>';
+  const column = 595.3 - 2 * MARGIN;
+  const a = anchor({ x: 50, y: 0, w: 150, h: 120, fromX: 'column', fromY: 'paragraph', wrap }, PICTURE);
+  const b = anchor({ x: 250, y: 40, w: column - 250, h: 60, fromX: 'column', fromY: 'paragraph', wrap }, PICTURE);
+  const pages = await docxPages(docx(`<w:p>${a}${b}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`));
+  const [imgA, imgB] = boxesOf(pages, 'image').sort((x, y) => x.x - y.x);
+  const text = textBoxes(pages);
+  const overlaps = (t: (typeof text)[number], r: typeof imgA): boolean => t.x < r.x + r.w && t.x + t.width > r.x && t.y > r.y && t.y - t.size * 0.8 < r.y + r.h;
+  for (const t of text) for (const r of [imgA, imgB]) assert.ok(!overlaps(t, r), `"${t.text}" at ${t.x}, ${t.y} overlaps a picture at ${r.x}, ${r.y}`);
+  // Above B (its top 40 pt down): lines right of A run past B's left edge to the column's end.
+  const aboveB = text.filter((t) => t.y < imgB.y && t.x >= imgA.x + imgA.w);
+  assert.ok(aboveB.some((t) => t.x + t.width > imgB.x + 10), `lines above the lower picture reach past its left edge: ${JSON.stringify(aboveB.map((t) => [t.x, t.y, t.text]))}`);
+  // Beside both (between B's top and bottom): text in the 41 pt gap left of A, which Word fills.
+  const leftOfA = text.filter((t) => t.y > imgB.y && t.y < imgB.y + imgB.h && t.x + t.width <= imgA.x);
+  assert.ok(leftOfA.length >= 2, `text in the gap left of the taller picture: ${leftOfA.length} pieces`);
+  // Below both: the full width again.
+  const below = text.filter((t) => t.y > imgA.y + imgA.h + 14);
+  assert.ok(below.some((t) => Math.abs(t.x - MARGIN) < 1) && below.some((t) => t.x + t.width > imgB.x), 'lines below the pictures use the full width');
+});
+
+test('wrapText left and right: text goes only on the side the float allows', async () => {
+  for (const side of ['left', 'right'] as const) {
+    // A float in the middle of the column, room on both sides; text may take only `side`.
+    const f = anchor({ x: 150, y: 0, w: 150, h: 80, fromX: 'column', fromY: 'paragraph', wrap: `<wp:wrapSquare wrapText="${side}"/>` }, PICTURE);
+    const pages = await docxPages(docx(`<w:p>${f}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`));
+    const [img] = boxesOf(pages, 'image');
+    const beside = textBoxes(pages).filter((t) => t.y > img.y && t.y < img.y + img.h);
+    assert.ok(beside.length >= 3, `${side}: lines beside the float`);
+    for (const t of beside) {
+      if (side === 'left') assert.ok(t.x + t.width <= img.x + 0.5, `left only: "${t.text}" ends at ${t.x + t.width}, the float starts at ${img.x}`);
+      else assert.ok(t.x >= img.x + img.w - 0.5, `right only: "${t.text}" starts at ${t.x}, the float ends at ${img.x + img.w}`);
+    }
+  }
+});
+
+const TOTAL_PAGES_WRAPPING = path.join(CORPUS, 'docx2pdf__TotalPagesWithImageTextWrapping.docx');
+
+test('corpus: TotalPagesWithImageTextWrapping — text flows beside both bothSides pictures, never over them (pdftotext -bbox)', { skip: !fs.existsSync(TOTAL_PAGES_WRAPPING) && `no corpus at ${CORPUS}` }, async () => {
+  const bytes = new Uint8Array(fs.readFileSync(TOTAL_PAGES_WRAPPING));
+  const pictures = boxesOf((await docxPages(bytes)).slice(0, 1), 'image');
+  assert.equal(pictures.length, 2, 'two pictures on page 1');
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  const page1 = words((await renderPdf(compiled.template, {})).bytes).filter((w) => w.page === 1);
+  for (const w of page1) {
+    for (const r of pictures) {
+      const over = w.xMin < r.x + r.w - 0.5 && w.xMax > r.x + 0.5 && w.yMin < r.y + r.h - 0.5 && w.yMax > r.y + 0.5;
+      assert.ok(!over, `"${w.text}" at ${w.xMin}–${w.xMax}, ${w.yMin}–${w.yMax} overlaps a picture at ${r.x}, ${r.y} (${r.w}×${r.h})`);
+    }
+  }
+  // Beside them, not below: words level with the pictures, left of the left one and right of it (as Word and LibreOffice).
+  const [left] = [...pictures].sort((a, b) => a.x - b.x);
+  const level = page1.filter((w) => w.yMin > left.y && w.yMax < left.y + left.h);
+  assert.ok(level.filter((w) => w.xMax <= left.x).length >= 5, `words left of the left picture: ${level.filter((w) => w.xMax <= left.x).map((w) => w.text).join(' ')}`);
+  assert.ok(level.filter((w) => w.xMin >= left.x + left.w).length >= 5, 'words right of the left picture');
+});
+
+test('an inline shape with nothing to draw keeps its room in the line (the frame anchored shapes sit over)', async () => {
+  // A 300 × 150 pt inline rectangle with no fill and no outline, then a paragraph: Word puts that paragraph below it.
+  const e = (pt: number): number => Math.round(pt * EMU);
+  const rect = `<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/><a:ln><a:noFill/></a:ln></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData>`;
+  const inline = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${e(300)}" cy="${e(150)}"/><wp:docPr id="3" name="Rectangle 3"/><a:graphic>${rect}</a:graphic></wp:inline></w:drawing></w:r>`;
+  const bytes = docx(`<w:p>${inline}</w:p>${p('After the frame')}`);
+  const after = findText(await docxPages(bytes), 'After');
+  assert.ok(after.y > MARGIN + 150, `the next paragraph's baseline at ${after.y}, below the 150 pt frame from ${MARGIN}`);
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  assert.deepEqual(compiled.warnings.map((w) => w.code), [], 'an invisible frame is drawn as Word draws it: nothing is left out');
+});
+
+const COMPLEX01 = path.join(CORPUS, 'oxsdk__Complex01.docx');
+
+test('corpus: Complex01 — the chart sits below the inline frame its connector shapes are drawn over, not under them (pdftotext -bbox)', { skip: !fs.existsSync(COMPLEX01) && `no corpus at ${CORPUS}` }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(COMPLEX01)) });
+  assert.ok(compiled.ok);
+  const page1 = words((await renderPdf(compiled.template, {})).bytes).filter((w) => w.page === 1);
+  const title = page1.find((w) => w.text === 'Chart');
+  assert.ok(title, 'the chart title is drawn on page 1');
+  // Top margin 72 pt + the 2122227 EMU (167.1 pt) frame: LibreOffice puts "Chart" at 258.8 pt.
+  assert.ok(title.yMin > 72 + 2122227 / EMU, `"Chart" at ${title.yMin}, below the frame ending at ${72 + 2122227 / EMU}`);
+});

@@ -49,6 +49,13 @@ export interface DrawingOutput {
   positioned?: boolean;
 }
 
+/**
+ * The room of an inline shape, group or canvas that docloom draws nothing of (no text or picture): Word keeps its
+ * extent in the line, often as the frame the anchored shapes of a drawing are placed over (oxsdk__Complex01's
+ * 402 × 167 pt rectangle above its chart). A transparent pixel of that size keeps it, drawing no ink.
+ */
+const EMPTY = toDataUri(encodePng({ width: 1, height: 1, data: Uint8Array.of(0, 0, 0, 0) }), 'image/png');
+
 /** A same-size stand-in for a picture that is not drawn: a light grey box (grey 238: no ink on a page). */
 const PLACEHOLDER = toDataUri(encodePng({ width: 1, height: 1, data: Uint8Array.of(238, 238, 238, 255) }), 'image/png');
 
@@ -167,11 +174,26 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
     const image = imageRun(ctx, blip.attrs['r:embed'], w, h, alt);
     if (image) blocks.push(imageParagraph(ctx, image, anchored ? anchorAlign(frame, image.width) : undefined));
   }
+  // (Content of no known kind — Strict01's shapes in the drawing namespace, wp:wsp — keeps no room: LibreOffice's neither.)
+  const known = children(data).some((c) => c.name === 'wps:wsp' || c.name === 'wpg:wgp' || c.name === 'wpc:wpc');
+  if (!anchored && known && blocks.length === 0 && width && height && width > 0 && height > 0) {
+    // Only a shape with nothing to show (no fill, no outline) is drawn as Word draws it; else its room is kept, said.
+    if (!invisible(ctx, data)) ctx.doc.warnings.add('shape_not_drawn', ctx.part, 'w:drawing');
+    return { image: { type: 'image', src: EMPTY, width: round2(width), height: round2(height) }, blocks };
+  }
   if (!anchored || !width || !height) return { blocks };
   // A lone shape's fill and outline (groups are drawn by their parts: left out).
   const shapes = descendants(data, 'wps:wsp');
   const decoration = shapes.length === 1 && !descendant(data, 'wpg:wgp') ? shapeDecoration(shapes[0], ctx.doc.theme) : {};
   return { blocks, box: { ...anchorBox(frame, width, height), ...decoration } };
+}
+
+/** A lone shape (not a group or canvas) with neither fill nor outline: nothing to draw but its room. */
+function invisible(ctx: PartContext, data: XElement | undefined): boolean {
+  const shapes = descendants(data, 'wps:wsp');
+  if (shapes.length !== 1 || descendant(data, 'wpg:wgp') || descendant(data, 'wpc:wpc')) return false;
+  const d = shapeDecoration(shapes[0], ctx.doc.theme);
+  return !d.fill && !d.line;
 }
 
 /** A typical text column (points): used to guess where an object placed at an offset sits. */

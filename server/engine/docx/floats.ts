@@ -54,12 +54,15 @@ function axisOf<F extends string>(pos: XElement | undefined, allowed: Set<F>, fa
   return axis;
 }
 
-function wrapOf(frame: XElement): FloatPlacement['wrap'] {
+const SIDES: Record<string, FloatPlacement['side']> = { bothSides: 'bothSides', both: 'bothSides', left: 'left', right: 'right', largest: 'largest' };
+
+/** How text goes round a wp:anchor: its wrap and, square-wrapped, the sides text may take (wrapText). */
+function wrapOf(frame: XElement): Pick<FloatPlacement, 'wrap' | 'side'> {
   for (const c of children(frame)) {
-    if (c.name === 'wp:wrapSquare' || c.name === 'wp:wrapTight' || c.name === 'wp:wrapThrough') return 'square';
-    if (c.name === 'wp:wrapTopAndBottom') return 'topAndBottom';
+    if (c.name === 'wp:wrapSquare' || c.name === 'wp:wrapTight' || c.name === 'wp:wrapThrough') return { wrap: 'square', side: SIDES[c.attrs.wrapText ?? ''] };
+    if (c.name === 'wp:wrapTopAndBottom') return { wrap: 'topAndBottom' };
   }
-  return 'none';
+  return { wrap: 'none' };
 }
 
 /** Where a wp:anchor sits and how text goes around it. */
@@ -67,7 +70,9 @@ function anchorPlacement(frame: XElement, width: number, height: number): FloatP
   const simple = frame.attrs.simplePos === '1' || frame.attrs.simplePos === 'true' ? child(frame, 'wp:simplePos') : undefined;
   const x: FloatAxis<FloatFromX> = simple ? { from: 'page', offset: round2(emu(simple.attrs.x) ?? 0) } : axisOf(childThroughAlternate(frame, 'wp:positionH'), FROM_X, 'column');
   const y: FloatAxis<FloatFromY> = simple ? { from: 'page', offset: round2(emu(simple.attrs.y) ?? 0) } : axisOf(childThroughAlternate(frame, 'wp:positionV'), FROM_Y, 'paragraph');
-  const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap: wrapOf(frame) };
+  const { wrap, side } = wrapOf(frame);
+  const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap };
+  if (side) placement.side = side;
   if (frame.attrs.behindDoc === '1' || frame.attrs.behindDoc === 'true') placement.behind = true;
   const z = Number(frame.attrs.relativeHeight);
   if (frame.attrs.relativeHeight && Number.isFinite(z)) placement.z = z;
@@ -269,9 +274,12 @@ function vmlPlacement(shape: XElement, css: Record<string, string>, length: (v: 
   if (!width || !height) return null;
   const x = vmlAxis(length(css['margin-left'] ?? css.left), css['mso-position-horizontal'], VML_FROM_X[css['mso-position-horizontal-relative'] ?? 'text'] ?? 'column');
   const y = vmlAxis(length(css['margin-top'] ?? css.top), css['mso-position-vertical'], VML_FROM_Y[css['mso-position-vertical-relative'] ?? 'text'] ?? 'paragraph');
-  const wrapType = child(shape, 'w10:wrap')?.attrs.type;
+  const vmlWrap = child(shape, 'w10:wrap');
+  const wrapType = vmlWrap?.attrs.type;
   const wrap: FloatPlacement['wrap'] = wrapType === 'square' || wrapType === 'tight' || wrapType === 'through' ? 'square' : wrapType === 'topAndBottom' ? 'topAndBottom' : 'none';
   const placement: FloatPlacement = { x, y, width: round2(width), height: round2(height), wrap };
+  const side = wrap === 'square' ? SIDES[vmlWrap?.attrs.side ?? ''] : undefined;
+  if (side) placement.side = side;
   const z = Number(css['z-index']);
   if (z < 0) placement.behind = true;
   // Word writes VML z-index as the relativeHeight of the same shape (negative behind the text).

@@ -48,6 +48,11 @@ export interface FloatPlacement {
    * below it).
    */
   wrap: 'none' | 'square' | 'topAndBottom';
+  /**
+   * Which sides of a square-wrapped float text may go (Word's wrapText, ECMA-376 §20.4.2.17; VML w10:wrap side):
+   * 'bothSides' (absent: as Word's default), 'left' or 'right' only, or 'largest' (only the wider side).
+   */
+  side?: 'bothSides' | 'left' | 'right' | 'largest';
   /** Drawn under the text (Word's behindDoc). */
   behind?: boolean;
   /**

@@ -32,10 +32,13 @@ export interface FlowOptions {
   firstGeo?: PageGeometry;
 }
 
+/** Lines of one paragraph followed beside floats one by one (a bound on a page-tall float of tiny lines). */
+const MAX_BANDED_LINES = 400;
+
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
 
 /** Lays a paragraph out again with some lines narrowed (beside a float). */
-export type Relayout = (p: LaidParagraph, narrow: Narrow) => LaidParagraph;
+export type Relayout = (p: LaidParagraph, narrow: Narrow[]) => LaidParagraph;
 
 export class BodyFlow {
   private y: number;
@@ -276,10 +279,34 @@ export class BodyFlow {
     // The lines beside the floats: counted with the present lines' height (narrower lines are more of them).
     const lineHeight = height / Math.max(1, p.lines.length);
     if (!(lineHeight > 0)) return p;
+    const bands = this.bandsBeside(lineHeight);
+    if (bands) return bands.length > 0 ? this.relayout(p, bands) : p;
     const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
     const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
     if (from >= to) return p;
-    return this.relayout(p, { from, to, start: around.left - left, end: right - around.right });
+    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right }]);
+  }
+
+  /**
+   * Line by line from this.y, the span each line of `lineHeight` has beside the floats (floats of different
+   * heights leave different room: above the lower one, text reaches past it), as bands of lines with equal spans;
+   * null when a line there has no room at all (the paragraph then takes one span beside all of them).
+   */
+  private bandsBeside(lineHeight: number): Narrow[] | null {
+    const [left, right] = [this.left, this.right];
+    const foot = Math.max(...this.exclusions.filter((e) => e.y2 > this.y).map((e) => e.y2));
+    const bands: Narrow[] = [];
+    for (let i = 0; this.y + i * lineHeight < foot && i < MAX_BANDED_LINES; i++) {
+      const y = this.y + i * lineHeight;
+      const at = wrapAround(this.exclusions, left, right, y, lineHeight);
+      if (at.top > y + 0.01) return null;
+      const [start, end] = [at.left - left, right - at.right];
+      if (start === 0 && end === 0) continue;
+      const last = bands[bands.length - 1];
+      if (last && last.to === i && last.start === start && last.end === end) last.to = i + 1;
+      else bands.push({ from: i, to: i + 1, start, end });
+    }
+    return bands;
   }
 
   /** The foot of the body in this column: above the page's footnotes, or where balanced columns end. */

@@ -34,6 +34,8 @@ export interface Exclusion {
   y1: number;
   y2: number;
   wrap: 'square' | 'topAndBottom';
+  /** The sides text may take beside a square-wrapped float (model/floats.ts; absent: both). */
+  side?: FloatPlacement['side'];
 }
 
 export interface Rect {
@@ -171,7 +173,9 @@ export function exclusionOf(f: FloatPlacement, r: Rect): Exclusion | null {
   if (f.wrap !== 'square' && f.wrap !== 'topAndBottom') return null;
   const d = f.distance;
   const dist = (n: unknown): number => (finite(n) ? Math.max(0, n) : 0);
-  return { x1: r.x - dist(d?.left), x2: r.x + r.w + dist(d?.right), y1: r.y - dist(d?.top), y2: r.y + r.h + dist(d?.bottom), wrap: f.wrap };
+  const e: Exclusion = { x1: r.x - dist(d?.left), x2: r.x + r.w + dist(d?.right), y1: r.y - dist(d?.top), y2: r.y + r.h + dist(d?.bottom), wrap: f.wrap };
+  if (f.wrap === 'square' && f.side) e.side = f.side;
+  return e;
 }
 
 /** Where lines go: from `top`, between `left` and `right` while beside floats that reach from y1 to y2. */
@@ -183,13 +187,44 @@ export interface Around {
   y2: number;
 }
 
-/** Narrowest room (points) worth putting text beside a float; less and the text goes below it. */
+/**
+ * Narrowest room (points) worth putting text beside a float whose wrapText is 'largest' (or unknown: VML without
+ * a side); less and the text goes below it.
+ */
 const MIN_BESIDE = 72;
+/**
+ * Narrowest room beside a float text may take on any side ('bothSides', 'left', 'right'): Word and LibreOffice
+ * fill gaps of a few words there (docx2pdf__TotalPagesWithImageTextWrapping: 47 and 55 pt gaps beside its
+ * pictures hold text). Half an inch: room for a word or two of body text.
+ */
+const MIN_BESIDE_SIDES = 36;
+
+/**
+ * The widest free span in [left, right] between the square-wrapped floats `hits`, on a side each float lets text
+ * take (wrapText 'left': only left of it; 'right': only right of it); null when none is wide enough.
+ */
+function widestGap(hits: Exclusion[], left: number, right: number): { left: number; right: number } | null {
+  const edges = hits.map((e) => ({ a: Math.max(left, e.x1), b: Math.min(right, e.x2), side: e.side })).sort((x, y) => x.a - y.a);
+  // A gap is usable when the float on its left allows text on its right and the one on its right allows text on its left.
+  const gaps: Array<{ left: number; right: number }> = [];
+  let from = left;
+  let leftAllows = true;
+  for (const e of edges) {
+    if (leftAllows && e.side !== 'right' && e.a > from) gaps.push({ left: from, right: e.a });
+    if (e.b >= from) leftAllows = e.side !== 'left';
+    from = Math.max(from, e.b);
+  }
+  if (leftAllows && right > from) gaps.push({ left: from, right });
+  const min = hits.some((e) => e.side === undefined || e.side === 'largest') ? MIN_BESIDE : MIN_BESIDE_SIDES;
+  let best: { left: number; right: number } | null = null;
+  for (const g of gaps) if (g.right - g.left >= min && (!best || g.right - g.left > best.right - best.left)) best = g;
+  return best;
+}
 
 /**
  * Where text between `top` and `top + height` may go in the column [left, right] given the page's exclusions:
  * the same column (nothing in the way), a narrower span beside a float, or a lower top (below a float that
- * leaves no room beside it).
+ * leaves no room beside it). Lines take one span: beside floats that leave room on both sides, the wider.
  */
 export function wrapAround(exclusions: Exclusion[], left: number, right: number, top: number, height: number): Around {
   let y = top;
@@ -197,18 +232,8 @@ export function wrapAround(exclusions: Exclusion[], left: number, right: number,
   for (let pass = 0; pass <= exclusions.length; pass++) {
     const hits = exclusions.filter((e) => e.y1 < y + height && e.y2 > y && e.x1 < right && e.x2 > left);
     if (hits.length === 0) return { left, right, top: y, y1: y, y2: y };
-    if (hits.every((e) => e.wrap === 'square')) {
-      // The widest free span between the floats beside these lines.
-      const edges = hits.map((e) => [Math.max(left, e.x1), Math.min(right, e.x2)] as const).sort((a, b) => a[0] - b[0]);
-      let best = { left, right: left };
-      let from = left;
-      for (const [a, b] of edges) {
-        if (a - from > best.right - best.left) best = { left: from, right: a };
-        from = Math.max(from, b);
-      }
-      if (right - from > best.right - best.left) best = { left: from, right };
-      if (best.right - best.left >= MIN_BESIDE) return { ...best, top: y, y1: Math.min(...hits.map((e) => e.y1)), y2: Math.max(...hits.map((e) => e.y2)) };
-    }
+    const best = hits.every((e) => e.wrap === 'square') ? widestGap(hits, left, right) : null;
+    if (best) return { ...best, top: y, y1: Math.min(...hits.map((e) => e.y1)), y2: Math.max(...hits.map((e) => e.y2)) };
     y = Math.max(...hits.map((e) => e.y2));
   }
   return { left, right, top: y, y1: y, y2: y };

@@ -56,10 +56,11 @@ export interface LayoutContext {
   /** The section's document grid (points): lines of auto spacing take whole multiples of it. */
   linePitch?: number;
   /**
-   * Lines `from` to `to` (excluded) start `start` points further right and end `end` points earlier: the lines
-   * beside a float (flow/floats.ts). Left-to-right paragraphs only.
+   * Bands of lines: lines `from` to `to` (excluded) start `start` points further right and end `end` points
+   * earlier: the lines beside a float (flow/floats.ts), each band as the floats beside it leave room. Left-to-right
+   * paragraphs only.
    */
-  narrow?: Narrow;
+  narrow?: readonly Narrow[];
 }
 
 export interface Narrow {
@@ -444,16 +445,15 @@ class LineBreaker {
     private readonly fonts: DocumentFonts,
     private readonly decimal: string,
     private readonly minWidth?: { value: number },
-    private readonly narrow?: Narrow,
+    private readonly narrow?: readonly Narrow[],
   ) {
     this.line = this.newLine(true);
   }
 
   /** The narrowing of the line being started (beside a float), if any. */
   private get narrowing(): Narrow | null {
-    const n = this.narrow;
     const i = this.lines.length;
-    return n && i >= n.from && i < n.to ? n : null;
+    return this.narrow?.find((n) => i >= n.from && i < n.to) ?? null;
   }
 
   private lineStart(first: boolean): number {
