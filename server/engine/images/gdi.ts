@@ -341,7 +341,7 @@ export class Gdi {
     }
     if (polys.length > 0) {
       this.ops.push({ kind: 'fill', polys, evenOdd: false, colour: this.state.textColour });
-      this.ops.push({ kind: 'text', chars: String.fromCodePoint(...codes), x: pen - total, baseline, size: sv, width: total });
+      this.ops.push({ kind: 'text', chars: font?.symbol ? codes.map((c) => String.fromCodePoint(c)).join('') : chars, x: pen - total, baseline, size: sv, width: total });
     }
   }
 

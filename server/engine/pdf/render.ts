@@ -61,6 +61,8 @@ interface LaidSection {
   body: LaidBlock[];
   /** Header/footer layouts by their source block list (laid out once with placeholder page numbers). */
   parts: Map<Block[], LaidHeaderFooter>;
+  /** Some header or footer of the section has floats behind the text (drawn under the body of each page). */
+  anyBehind: boolean;
   ctx: LayoutContext;
   /** Newspaper columns of the body (null: one column). */
   columns: ColumnSet | null;
@@ -147,7 +149,8 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const bodyWidth = columns ? Math.min(...columns.width) : width;
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
   const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
-  return { section, geo, firstGeo, body, parts, ctx, columns };
+  const anyBehind = [...parts.values()].some((part) => part.hasBehind);
+  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -200,15 +203,16 @@ function relayoutIn(ls: LaidSection): Relayout {
 function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, budget: RenderBudget): number[] {
   const emitter = new Emitter();
   const sectionStarts: number[] = [];
+  const sections = laid.map((l) => l.section);
   // Floats behind the text in headers and footers go under the body, painted before the header itself.
   const withBehind = (page: LaidPage): void => {
     let s = sectionStarts.length - 1;
     while (s > 0 && sectionStarts[s] > page.number) s--;
     const ls = laid[s];
-    if (ls && ls.parts.size > 0) {
+    if (ls && ls.anyBehind) {
       // Even and odd are the page's number, not its place (a section numbered from 200 starts on an even page).
       const even = [ls.section.header, ls.section.footer].some((set) => Array.isArray(asObject<HeaderFooterSet>(set)?.even));
-      const shown = even ? (pageLabels(laid.map((l) => l.section), sectionStarts, page.number)[page.number - 1]?.number ?? page.number) : page.number;
+      const shown = even ? (pageLabels(sections, sectionStarts, page.number)[page.number - 1]?.number ?? page.number) : page.number;
       for (const [set, isHeader] of [[ls.section.header, true], [ls.section.footer, false]] as const) {
         const source = variantFor(ls.section, page.number - sectionStarts[s], shown, asObject(set));
         const part = Array.isArray(source) ? ls.parts.get(source) : undefined;
