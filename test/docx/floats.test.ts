@@ -305,3 +305,33 @@ test('corpus: Complex01 — the chart sits below the inline frame its connector 
   // Top margin 72 pt + the 2122227 EMU (167.1 pt) frame: LibreOffice puts "Chart" at 258.8 pt.
   assert.ok(title.yMin > 72 + 2122227 / EMU, `"Chart" at ${title.yMin}, below the frame ending at ${72 + 2122227 / EMU}`);
 });
+
+test('a floating picture sits at its offset when the Normal style asks for HTML auto spacing (w:beforeAutospacing)', async () => {
+  // The picture's own paragraph takes no spacing: 14 pt of "auto" space before would move it down.
+  const styles = '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/></w:pPr></w:style>';
+  const body = p('First paragraph') + `<w:p>${anchor({ x: 100, y: 300, w: 80, h: 60 }, PICTURE)}</w:p>` + p('After');
+  const pages = await docxPages(buildDocx({ body, styles, media: { 'logo.png': makePng(4, 4) } }));
+  const [image] = boxesOf(pages, 'image');
+  assert.ok(image, 'the picture is drawn');
+  near(image.x, 100, 'picture x');
+  near(image.y, 300, 'picture y (not 14 pt lower)');
+});
+
+test("a title page's header float is placed against that page's margins, not those a taller default header gives the rest (pdftotext -bbox)", async () => {
+  // The default header (pages 2 on) is 25 lines tall and moves their body down; the title page's header holds a
+  // text box 100 pt below the top margin, which must stay at 72 + 100 on page 1.
+  const sectPr =
+    '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:headerReference w:type="first" r:id="rId_header2"/><w:pgSz w:w="11906" w:h="16838"/>' +
+    '<w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:titlePg/></w:sectPr>';
+  const tall = Array.from({ length: 25 }, (_, i) => p(`Running header line ${i + 1}`)).join('');
+  const cover = `<w:p>${anchor({ x: 0, y: 100, w: 300, h: 60, fromX: 'margin', fromY: 'margin' }, shape('rect', 'FFFFFF', 'Cover title'))}</w:p>`;
+  const body = Array.from({ length: 80 }, (_, i) => p(`Body line ${i + 1}`)).join('');
+  const compiled = compileTemplate({ kind: 'docx', bytes: buildDocx({ body, sectPr, headers: { header1: tall, header2: cover } }) });
+  assert.ok(compiled.ok);
+  const found = words((await renderPdf(compiled.template, {})).bytes);
+  const title = found.find((w) => w.text === 'Cover' && w.page === 1);
+  assert.ok(title, 'the cover title is on page 1');
+  assert.ok(title.yMin >= MARGIN + 100 && title.yMax <= MARGIN + 100 + 60, `inside its box at 72 + 100 pt: ${title.yMin}–${title.yMax}`);
+  const running = found.find((w) => w.text === 'Running' && w.page === 2);
+  assert.ok(running, 'page 2 has the default header');
+});

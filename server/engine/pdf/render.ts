@@ -217,8 +217,9 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
         const source = variantFor(ls.section, page.number - sectionStarts[s], shown, asObject(set));
         const part = Array.isArray(source) ? ls.parts.get(source) : undefined;
         if (!part || !part.hasBehind) continue;
-        const y = isHeader ? ls.geo.headerDistance : ls.geo.height - ls.geo.footerDistance - part.height;
-        page.boxes.unshift(...behindBoxes(part.blocks, ls.geo, y, { page: page.number, pages: null }));
+        const geo = pageGeo(ls, page.number - sectionStarts[s]);
+        const y = isHeader ? geo.headerDistance : geo.height - geo.footerDistance - part.height;
+        page.boxes.unshift(...behindBoxes(part.blocks, geo, y, { page: page.number, pages: null }));
       }
     }
     onPage(page);
@@ -241,19 +242,29 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   return sectionStarts;
 }
 
+/**
+ * The geometry of a section's page `index` (0: its first): the title page's own (w:titlePg) when its header or
+ * footer gives it other margins — what its header's and footer's floats are placed against, as its body is.
+ */
+function pageGeo(ls: LaidSection, index: number): PageGeometry {
+  return index === 0 && ls.firstGeo ? ls.firstGeo : ls.geo;
+}
+
 function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
   const emitter = new Emitter();
   let s = 0;
   // Their floats behind the text were placed under the body (flowSections).
-  placeFloatsInStacks(emitter, () => laid[s].geo, false);
+  let geo = laid[0]?.geo;
+  placeFloatsInStacks(emitter, () => geo, false);
   const labels = pageLabels(laid.map((l) => l.section), sectionStarts, pages);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
-    const { section, geo, parts, ctx } = laid[s];
+    const { section, parts, ctx } = laid[s];
     // Every page: a header or footer with page fields is laid out again for each one, which can take long.
     ctx.budget?.now();
     if (parts.size === 0) continue;
     const index = page - sectionStarts[s];
+    geo = pageGeo(laid[s], index);
     const pageText = labels[page - 1]?.text ?? String(page);
     const fields = { page, pages, pageText };
     for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {
