@@ -377,6 +377,26 @@ export interface PageSetup {
   linePitch?: number;
   /** Newspaper columns (Word's w:cols): the body fills column 1, then 2… on each page. */
   columns?: Columns;
+  /** Lines around the page (Word's w:pgBorders). */
+  borders?: PageBorders;
+}
+
+/**
+ * Lines around each page of a section (Word's w:pgBorders). Each side's `space` is its distance in points from the
+ * page's edge (`offsetFrom` 'page') or from the text area, the margins' box (`offsetFrom` 'text', the default).
+ */
+export interface PageBorders {
+  top?: BorderLine;
+  right?: BorderLine;
+  bottom?: BorderLine;
+  left?: BorderLine;
+  offsetFrom?: 'page' | 'text';
+  /** Which pages of the section have them (default: all). */
+  display?: 'all' | 'first' | 'notFirst';
+  /** Drawn under the page's text (w:zOrder="back") instead of over it. */
+  behind?: boolean;
+  /** A shadow: the bottom and right lines drawn again, a line's width outwards (w:shadow). */
+  shadow?: boolean;
 }
 
 export interface Columns {

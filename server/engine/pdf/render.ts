@@ -26,6 +26,7 @@ import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
 import { behindBoxes, placeFloatsInStacks } from './flow/floats.js';
 import { pageLabels } from './flow/page-numbers.js';
+import { bordersOnPage, pageBorderBoxes } from './flow/page-borders.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
@@ -66,6 +67,8 @@ interface LaidSection {
   ctx: LayoutContext;
   /** Newspaper columns of the body (null: one column). */
   columns: ColumnSet | null;
+  /** The section's margins as it sets them (page borders are placed against these). */
+  base: PageGeometry;
 }
 
 const FIELD_PLACEHOLDER = '000';
@@ -150,7 +153,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
   const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
   const anyBehind = [...parts.values()].some((part) => part.hasBehind);
-  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns };
+  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns, base };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -204,11 +207,18 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   const emitter = new Emitter();
   const sectionStarts: number[] = [];
   const sections = laid.map((l) => l.section);
-  // Floats behind the text in headers and footers go under the body, painted before the header itself.
+  // Floats behind the text in headers and footers go under the body, painted before the header itself; page
+  // borders under it or over it (w:zOrder).
   const withBehind = (page: LaidPage): void => {
     let s = sectionStarts.length - 1;
     while (s > 0 && sectionStarts[s] > page.number) s--;
     const ls = laid[s];
+    const borders = ls ? asObject<PageSetup>(ls.section.page)?.borders : undefined;
+    if (ls && bordersOnPage(borders, page.number - sectionStarts[s])) {
+      const lines = pageBorderBoxes(borders, ls.base);
+      if (borders.behind === true) page.boxes.unshift(...lines);
+      else page.boxes.push(...lines);
+    }
     if (ls && ls.anyBehind) {
       // Even and odd are the page's number, not its place (a section numbered from 200 starts on an even page).
       const even = [ls.section.header, ls.section.footer].some((set) => Array.isArray(asObject<HeaderFooterSet>(set)?.even));
