@@ -319,8 +319,13 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         const after = twips(el.attrs['w:after']);
         if (before !== undefined) out.spaceBefore = before;
         if (after !== undefined) out.spaceAfter = after;
+        // A length written without its auto flag is a length: it replaces an "auto" spacing inherited from the
+        // style, as Word's page count shows (oxsdk__BackgroundReport: Normal (Web) auto spacing under direct
+        // w:before="0" w:after="0" — Word 78 pages, as LibreOffice, whose writerfilter does the same).
         if (el.attrs['w:beforeAutospacing'] !== undefined) out.beforeAuto = onOff(el.attrs['w:beforeAutospacing']);
+        else if (before !== undefined) out.beforeAuto = false;
         if (el.attrs['w:afterAutospacing'] !== undefined) out.afterAuto = onOff(el.attrs['w:afterAutospacing']);
+        else if (after !== undefined) out.afterAuto = false;
         const line = num(el.attrs['w:line']);
         if (line !== undefined && line > 0) {
           const rule = el.attrs['w:lineRule'];
