@@ -337,7 +337,9 @@ test('a wrapping picture placed from its paragraph goes to the next page with it
 });
 
 test('corpus: oxsdk__hyperlink\'s charts are on the pages of its table of figures (Word\'s own page numbers)', { skip: !fs.existsSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx')) && 'no corpus' }, async () => {
-  const pdf = await renderPdf(compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx'))) }).template!, {});
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx'))) });
+  assert.ok(compiled.ok);
+  const pdf = await renderPdf(compiled.template, {});
   const all = words(pdf.bytes);
   // The printed page number of each page: the footer's lone number, lowest on the page.
   const printed = new Map<number, string>();

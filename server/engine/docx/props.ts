@@ -326,7 +326,9 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         else if (before !== undefined) out.beforeAuto = false;
         if (el.attrs['w:afterAutospacing'] !== undefined) out.afterAuto = onOff(el.attrs['w:afterAutospacing']);
         else if (after !== undefined) out.afterAuto = false;
-        const line = num(el.attrs['w:line']);
+        // In 240ths of a line for 'auto', twips otherwise; Strict writes a universal measure ("12.95pt" = 259).
+        const lineTw = twips(el.attrs['w:line']);
+        const line = lineTw === undefined ? undefined : lineTw * 20;
         if (line !== undefined && line > 0) {
           const rule = el.attrs['w:lineRule'];
           out.lineRule = rule === 'exact' ? 'exact' : rule === 'atLeast' ? 'atLeast' : 'auto';
