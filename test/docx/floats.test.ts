@@ -335,3 +335,50 @@ test("a title page's header float is placed against that page's margins, not tho
   const running = found.find((w) => w.text === 'Running' && w.page === 2);
   assert.ok(running, 'page 2 has the default header');
 });
+
+test('a wrapping picture placed from its paragraph goes to the next page with it only when it would pass the page\'s edge', async () => {
+  // 44 one-line paragraphs put the anchor paragraph's top near y = 72 + 44 × line; the page is A4 (842 pt), its
+  // body ends at 770. A picture at the paragraph's top, wrapped top and bottom:
+  const filler = Array.from({ length: 44 }, (_, i) => p(`Filler line ${i + 1}`)).join('');
+  const layout = async (h: number, wrap: string): Promise<{ image: Extract<Box, { kind: 'image' }> & { page: number }; after: ReturnType<typeof findText> }> => {
+    const body = filler + `<w:p>${anchor({ x: 0, y: 0, w: 200, h, fromX: 'column', fromY: 'paragraph', wrap }, PICTURE)}</w:p>` + p('After the picture');
+    const pages = await docxPages(docx(body));
+    const image = pages.flatMap((pg) => pg.boxes.filter((b): b is Extract<Box, { kind: 'image' }> => b.kind === 'image').map((b) => ({ ...b, page: pg.number })))[0];
+    return { image, after: findText(pages, 'After the picture') };
+  };
+  const top = (await layout(10, '<wp:wrapTopAndBottom/>')).image.y;
+  assert.ok(top > 500 && top < 770 - 100, `anchor paragraph at ${top}`);
+  // Past the bottom margin but inside the page: it stays, hanging into the margin (Word keeps aspose__Various_shapes'
+  // text box on page 1 so — its w:lastRenderedPageBreak falls after it); the text after it goes on the next page.
+  const hangs = await layout(842 - top - 10, '<wp:wrapTopAndBottom/>');
+  assert.equal(hangs.image.page, 1);
+  near(hangs.image.y, top, 'hanging picture y');
+  assert.equal(hangs.after.page, 2);
+  // Past the page's edge: the picture and its paragraph start the next page (oxsdk__hyperlink's charts land on the
+  // pages its table of figures names, as in LibreOffice); square wrapping likewise.
+  for (const wrap of ['<wp:wrapTopAndBottom/>', '<wp:wrapSquare wrapText="bothSides"/>']) {
+    const moved = await layout(842 - top + 10, wrap);
+    assert.equal(moved.image.page, 2, wrap);
+    near(moved.image.y, MARGIN, `moved picture y (${wrap})`);
+  }
+  // In front of the text (no wrapping) it stays where its paragraph is, whatever its size.
+  const front = await layout(842 - top + 10, '<wp:wrapNone/>');
+  assert.equal(front.image.page, 1);
+});
+
+test('corpus: oxsdk__hyperlink\'s charts are on the pages of its table of figures (Word\'s own page numbers)', { skip: !fs.existsSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx')) && 'no corpus' }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx'))) });
+  assert.ok(compiled.ok);
+  const pdf = await renderPdf(compiled.template, {});
+  const all = words(pdf.bytes);
+  // The printed page number of each page: the footer's lone number, lowest on the page.
+  const printed = new Map<number, string>();
+  for (const w of all) if (/^\d+$/.test(w.text) && w.yMin > 780 && (!printed.has(w.page) || Number(w.text) > 0)) printed.set(w.page, w.text);
+  // The table of figures (as Word last laid the document out): Figure 1 on page 5 … Figure 14 on page 16.
+  const tof: Record<number, string> = { 4: '8', 5: '9', 6: '10', 7: '11', 8: '11', 9: '12', 10: '12', 11: '13', 12: '14', 13: '15', 14: '16' };
+  for (const [n, page] of Object.entries(tof)) {
+    const caption = all.find((w, i) => w.text === 'Figure' && all[i + 1]?.text === `${n}:` && w.yMin > 60);
+    assert.ok(caption, `Figure ${n} caption`);
+    assert.equal(printed.get(caption.page), page, `Figure ${n}`);
+  }
+});

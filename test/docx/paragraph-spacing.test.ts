@@ -120,6 +120,30 @@ test('with w:doNotUseHTMLParagraphAutoSpacing, auto-spaced paragraphs keep their
   assert.ok(Math.abs(auto - single - 14) < 0.01, `auto: extra space ${auto - single}`);
 });
 
+test('a length written without its auto flag replaces the style\'s auto spacing; the flag alone keeps it', async () => {
+  const single = await line();
+  const styles =
+    '<w:style w:type="paragraph" w:styleId="NormalWeb"><w:name w:val="Normal (Web)"/><w:pPr>' + AUTO_BOTH + '</w:pPr></w:style>';
+  const web = '<w:pStyle w:val="NormalWeb"/>';
+  // The style's auto spacing: 14 pt between two of its paragraphs.
+  const auto = await gap(p('Alpha', web) + p('Beta', web), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(auto - single - 14) < 0.01, `style auto: extra ${auto - single}`);
+  // Direct w:before="0" w:after="0" (no w:…Autospacing): no space at all, as Word and LibreOffice lay out
+  // oxsdk__BackgroundReport's annex (78 pages, docProps/app.xml and LibreOffice alike).
+  const zero = '<w:spacing w:before="0" w:after="0"/>';
+  const direct = await gap(p('Alpha', web + zero) + p('Beta', web + zero), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(direct - single) < 0.01, `direct zero lengths: extra ${direct - single}`);
+  // Only the side written changes: after="0" alone leaves the next paragraph's auto before (14 pt).
+  const half = await gap(p('Alpha', web + '<w:spacing w:after="0"/>') + p('Beta', web), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(half - single - 14) < 0.01, `one side written: extra ${half - single}`);
+});
+
+test('corpus: oxsdk__BackgroundReport has Word\'s 78 pages (its annex\'s direct zero spacing beats Normal (Web) auto spacing)', { skip: !fs.existsSync(path.join(CORPUS, 'oxsdk__BackgroundReport-THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx')) && 'no corpus' }, async () => {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__BackgroundReport-THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx')));
+  const pages = await docxPages(bytes);
+  assert.equal(pages.length, 78);
+});
+
 test('corpus: markitdown__test headings sit where LibreOffice draws them (space after and before collapse to the larger)', { skip: !fs.existsSync(path.join(CORPUS, 'markitdown__test.docx')) && 'no corpus' }, async () => {
   const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'markitdown__test.docx'))) });
   assert.ok(compiled.ok);

@@ -319,9 +319,16 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         const after = twips(el.attrs['w:after']);
         if (before !== undefined) out.spaceBefore = before;
         if (after !== undefined) out.spaceAfter = after;
+        // A length written without its auto flag is a length: it replaces an "auto" spacing inherited from the
+        // style, as Word's page count shows (oxsdk__BackgroundReport: Normal (Web) auto spacing under direct
+        // w:before="0" w:after="0" — Word 78 pages, as LibreOffice, whose writerfilter does the same).
         if (el.attrs['w:beforeAutospacing'] !== undefined) out.beforeAuto = onOff(el.attrs['w:beforeAutospacing']);
+        else if (before !== undefined) out.beforeAuto = false;
         if (el.attrs['w:afterAutospacing'] !== undefined) out.afterAuto = onOff(el.attrs['w:afterAutospacing']);
-        const line = num(el.attrs['w:line']);
+        else if (after !== undefined) out.afterAuto = false;
+        // In 240ths of a line for 'auto', twips otherwise; Strict writes a universal measure ("12.95pt" = 259).
+        const lineTw = twips(el.attrs['w:line']);
+        const line = lineTw === undefined ? undefined : lineTw * 20;
         if (line !== undefined && line > 0) {
           const rule = el.attrs['w:lineRule'];
           out.lineRule = rule === 'exact' ? 'exact' : rule === 'atLeast' ? 'atLeast' : 'auto';

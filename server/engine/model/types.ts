@@ -269,6 +269,11 @@ export interface ListInfo {
   /** Word's level text, e.g. '%1.' or '%1.%2)'; the bullet character for bullets. */
   text?: string;
   start?: number;
+  /**
+   * The start values of the shallower levels (index = level), shown by '%1'… while such a level has no item yet:
+   * Word numbers a first level-2 item "5.1" when level 1 starts at 5 (oxsdk__hyperlink's "5.1 General").
+   */
+  parentStarts?: number[];
 }
 
 export interface Paragraph {
