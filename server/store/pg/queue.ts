@@ -107,12 +107,14 @@ export async function openPgQueue(pool: pg.Pool, listener: PgListener, options: 
       confirm: async () => performance.now() - confirmedAt < leaseMs / 3 || hold(),
       async finish(patch) {
         // The job's row goes and the record is written in one statement, only if this claim is still the job's.
-        const { rowCount } = await pool.query(
-          `WITH gone AS (DELETE FROM render_jobs WHERE document_id = $1 AND attempt = $2 RETURNING document_id)
+        // Named, as the enqueue's: every document ends with it, so it is planned once per connection.
+        const { rowCount } = await pool.query({
+          name: 'docloom_finish',
+          text: `WITH gone AS (DELETE FROM render_jobs WHERE document_id = $1 AND attempt = $2 RETURNING document_id)
            UPDATE documents d SET record = d.record || $3::jsonb FROM gone WHERE d.id = gone.document_id
            RETURNING pg_notify('${DONE_CHANNEL}', d.id::text)`,
-          [documentId, attempt, JSON.stringify(patch)],
-        );
+          values: [documentId, attempt, JSON.stringify(patch)],
+        });
         if ((rowCount ?? 0) > 0) return 'done' satisfies FinishOutcome;
         const exists = (await pool.query('SELECT 1 FROM documents WHERE id = $1', [documentId])).rowCount ?? 0;
         return exists > 0 ? 'lost' : 'deleted';
