@@ -35,6 +35,8 @@ export interface RProps {
   lang?: string;
   /** w:w: horizontal scale of the glyphs, percent. */
   scale?: number;
+  /** w:spacing (in w:rPr): points added after each character (negative: condensed). */
+  charSpacing?: number;
 }
 
 export interface TabDef extends TabStop {
@@ -209,6 +211,12 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
       case 'w:lang':
         if (val) out.lang = val;
         break;
+      case 'w:spacing': {
+        // ST_SignedTwipsMeasure: twentieths of a point after every character, expanded (> 0) or condensed (< 0).
+        const pt = twips(val ?? undefined);
+        if (pt !== undefined && Number.isFinite(pt)) out.charSpacing = Math.min(1584, Math.max(-1584, pt));
+        break;
+      }
       case 'w:w': {
         // ST_TextScale: a percentage from 1 to 600 (Word writes "95"; "95%" is the transitional form).
         const scale = parseFloat(val ?? '');

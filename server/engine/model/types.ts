@@ -38,6 +38,11 @@ export interface RunStyle {
    * that much wider or narrower, its height unchanged. Read from .docx only.
    */
   scale?: number;
+  /**
+   * Space added after every character, in points (Word's character spacing, w:spacing in w:rPr: expanded when
+   * positive, condensed when negative; absent = 0): measured and drawn. Read from .docx only.
+   */
+  charSpacing?: number;
 }
 
 export interface TabStop {

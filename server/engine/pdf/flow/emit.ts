@@ -121,6 +121,7 @@ export class Emitter {
         if (!it.space) {
           const box: TextBox = { kind: 'text', x, y: b, width: it.width, text: it.text, face: it.face, size: it.fmt.drawSize, color: it.fmt.color };
           if (it.fmt.scale !== 1) box.scale = it.fmt.scale;
+          if (it.fmt.spacing !== 0) box.charSpace = it.fmt.spacing;
           this.out.push(box);
         }
         this.decorate(it.fmt.underline, it.fmt.strike, it.fmt.color, it.fmt.drawSize, x, it.width, b);

@@ -169,7 +169,7 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
     // drawn by a stand-in: there they are the run's own font's (Word draws a w:rtl run's spaces and digits in its
     // w:cs font, which has them; LibreOffice's glyph fallback replaces only the glyphs that font lacks), so a
     // line of Arabic in Times New Roman has Times' spaces, not DejaVu Sans' third-of-an-em ones.
-    const keep = current !== null && !current.standard && !rtlStandIn && isNeutral(code) && current.covers(code);
+    const keep: boolean = current !== null && !current.standard && !rtlStandIn && isNeutral(code) && current.covers(code);
     let face: Face | null = keep ? current : chain.faceFor(code);
     face ??= missingGlyphFace(DEJAVU_SANS.files.normal);
     if (face !== current) {

@@ -413,7 +413,7 @@ function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: nu
     let textW = 0;
     for (let i = 0; i < seg.text.length; i++) {
       const ch = seg.text[i];
-      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize * seg.fmt.scale;
+      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize * seg.fmt.scale + seg.fmt.spacing;
       if (curW + textW + w > limit + EPS && (cur.length > 0 || text.length > 0)) {
         if (text) cur.push({ ...seg, text, width: textW });
         curW += textW;
