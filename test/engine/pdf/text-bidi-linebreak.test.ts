@@ -54,6 +54,10 @@ test('line breaks: between ideographs and kana, never before 、。） nor after
   assert.equal(cut('-427', '800'), '-|427');
   assert.equal(cut('427', '800-'), '|427');
   assert.equal(cut('427', ' -'), '427');
+  // A slash between word characters holds them together (Word, LibreOffice), where UAX #14 breaks after it; a slash
+  // before a space or an ideograph still lets the line break after it.
+  assert.equal(cut('see http://www.opm.gov/employ/html/Citizen.htm and/or 1/2 a/ b 漢/字'), 'see |http://www.opm.gov/employ/html/Citizen.htm |and/or |1/2 |a/ |b |漢/|字');
+  assert.equal(cut('ust', 'www.justice.gov/'), 'ust');
   // Kinsoku beyond UAX #14: small kana, the prolonged sound mark and iteration marks do not start a line.
   assert.equal(cut('テッーク々'), 'テッー|ク々');
 });

@@ -57,9 +57,20 @@ export function breakOpportunities(text: string, before = ''): number[] {
     const last = i > 0 ? text.charCodeAt(i - 1) : prev;
     // Kinsoku: a space in between lifts the rule (the break is at the space, as UAX #14 has it).
     if (!isSpace(last) && (NO_START.has(after) || NO_END.has(last))) continue;
+    // Word keeps a slash with the letters on both sides ("and/or", "www.justice.gov/ust": a URL that does not fit
+    // moves to the next line whole, which is why Word users put "no-width optional breaks" after the slashes of
+    // long addresses); UAX #14 would break after it. LibreOffice keeps them whole too (tika__017097, 017091).
+    if (last === 0x2f && isLatinWordChar(after) && slashInWord(text, ctx, i - 1)) continue;
     out.push(i);
   }
   return hyphenBeforeDigits(text, ctx, out);
+}
+
+/** Whether the slash at `at` (an index into `text`, −1 for the last character of `ctx`) follows a word character. */
+function slashInWord(text: string, ctx: string, at: number): boolean {
+  const k = at - 1;
+  const cp = k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1;
+  return isLatinWordChar(cp) || cp === 0x2f || cp === 0x3a || cp === 0x2e;
 }
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
