@@ -230,6 +230,12 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
   return out;
 }
 
+/** Hundredths of a line (ST_DecimalNumber of w:beforeLines/w:afterLines) as points, a line being 12 pt. */
+function lines(value: string | undefined): number | undefined {
+  const n = num(value);
+  return n === undefined ? undefined : Math.max(0, n) * 0.12;
+}
+
 /** Layers run properties. With `toggle`, on/off properties switch instead of override (style over style). */
 export function mergeR(base: RProps, over: RProps, toggle = false): RProps {
   const out = { ...base, ...over };
@@ -323,8 +329,12 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       }
       case 'w:spacing': {
-        const before = twips(el.attrs['w:before']);
-        const after = twips(el.attrs['w:after']);
+        // Spacing in hundredths of a line (w:beforeLines/w:afterLines, a line being 12 pt) counts where the same
+        // element gives no w:before/w:after: Word writes both, in agreement, when it writes both (LibreOffice's
+        // import reads them so); files with only the line form (oxsdk__Outreach_Toolkit's bullets, 0.6 line
+        // before and after) would otherwise lose that spacing.
+        const before = twips(el.attrs['w:before']) ?? lines(el.attrs['w:beforeLines']);
+        const after = twips(el.attrs['w:after']) ?? lines(el.attrs['w:afterLines']);
         if (before !== undefined) out.spaceBefore = before;
         if (after !== undefined) out.spaceAfter = after;
         if (el.attrs['w:beforeAutospacing'] !== undefined) out.beforeAuto = onOff(el.attrs['w:beforeAutospacing']);
