@@ -11,6 +11,7 @@ import { pdfFonts, pdfText } from '../helpers/pdf.js';
 import { words, type Word } from '../engine/pdf/helpers.js';
 import { buildDocx, p, type DocxParts } from './build-docx.js';
 import { corpusFile, pdfWords } from './static-words.js';
+import { docxPages, textBoxes } from '../engine/pdf/boxes.js';
 
 /** DEFAULT_SECT: A4 with 1-inch margins. */
 const LEFT = 72;
@@ -250,4 +251,19 @@ test('corpus: Arabic news text in Times New Roman (oxsdk__Comment044) breaks its
   const unable = all.find((w) => w.text === drawn('عاجزين'));
   assert.ok(baghdad && unable, 'both words found');
   assert.ok(Math.abs(baghdad.yMax - unable.yMax) < 1, `same line: ${baghdad.yMax} / ${unable.yMax}`);
+});
+
+test('a justified line of Chinese reaches both margins: the spare room goes after each character (no spaces to widen); the last line is not spread', async () => {
+  const text = '满足中华人民共和国政府采购法第二十二条规定未被列入失信被执行人重大税收违法案件当事人名单政府采购严重违法失信行为记录名单';
+  const pages = await docxPages(buildDocx({ body: p(text, '<w:jc w:val="both"/>', '<w:rFonts w:eastAsia="SimSun"/><w:sz w:val="32"/>') }));
+  const boxes = textBoxes(pages).filter((b) => /[\u4e00-\u9fff]/.test(b.text));
+  const ys = [...new Set(boxes.map((b) => b.y))].sort((a, b) => a - b);
+  assert.ok(ys.length >= 2, `${ys.length} lines`);
+  const first = boxes.filter((b) => b.y === ys[0]);
+  const last = boxes.filter((b) => b.y === ys[ys.length - 1]);
+  const right = Math.max(...first.map((b) => b.x + b.width));
+  assert.ok(Math.abs(right - RIGHT) < 0.5, `first line ends at ${right}, margin ${RIGHT}`);
+  assert.ok(first.some((b) => (b.charSpace ?? 0) > 0), 'spread by character spacing');
+  assert.ok(last.every((b) => !b.charSpace), 'the last line keeps its natural spacing');
+  assert.ok(Math.max(...last.map((b) => b.x + b.width)) < RIGHT - 16, 'and ends short of the margin');
 });

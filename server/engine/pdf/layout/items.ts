@@ -41,6 +41,8 @@ export interface TextItem {
   fmt: Fmt;
   /** A space between words: widened when justifying, drawn only through its decorations. */
   space: boolean;
+  /** Extra space after each character, in points: a justified line's share for East Asian text. */
+  expand?: number;
 }
 
 export interface ImageItem {
