@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import { buildDocx, p } from './build-docx.js';
 import { word, type Word } from '../engine/pdf/helpers.js';
 import { corpusFile, pdfWords } from './static-words.js';
+import { makeFmt, textWidth } from '../../server/engine/pdf/layout/fmt.js';
+import type { Face } from '../../server/engine/pdf/fonts/faces.js';
 
 const width = (w: Word): number => w.xMax - w.xMin;
 
@@ -39,4 +41,12 @@ test('corpus: spaced and condensed Chinese headings of docx2python__libreoffice_
   assert.ok(Math.abs(width(heading) - 148.35) < 1, `谈判文件目录 ${width(heading)} pt`);
   const place = word(all, '服务地点：东阳市歌山镇农贸市场内。');
   assert.ok(Math.abs(width(place) - 195.94) < 1, `服务地点… ${width(place)} pt`);
+});
+
+test('character spacing is counted once per character, a surrogate pair being one (the PDF adds Tc once per glyph)', () => {
+  const fmt = makeFmt({ charSpacing: 2 });
+  // A face measuring 5 pt per UTF-16 unit, so only the spacing differs between the two texts.
+  const face = { width: (text: string) => text.length * 5 } as unknown as Face;
+  assert.equal(textWidth(face, 'ab', fmt), 10 + 2 * 2);
+  assert.equal(textWidth(face, 'a\u{1d400}', fmt), 15 + 2 * 2);
 });

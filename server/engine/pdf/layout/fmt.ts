@@ -122,7 +122,17 @@ function charSpacing(points: unknown): number {
  */
 export function textWidth(face: Face, text: string, fmt: Fmt): number {
   const w = face.width(text, fmt.drawSize) * fmt.scale;
-  return fmt.spacing === 0 ? w : w + fmt.spacing * text.length;
+  return fmt.spacing === 0 ? w : w + fmt.spacing * characterCount(text);
+}
+
+/** Characters (code points: the PDF's Tc is added once per drawn glyph, a surrogate pair being one). */
+function characterCount(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) n--;
+  }
+  return n;
 }
 
 /** A finite number or the fallback (models are data from users: anything can be missing or NaN). */

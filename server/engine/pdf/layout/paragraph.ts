@@ -414,7 +414,9 @@ function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: nu
     let textW = 0;
     for (let i = 0; i < seg.text.length; i++) {
       const ch = seg.text[i];
-      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize * seg.fmt.scale + seg.fmt.spacing;
+      const code = seg.text.charCodeAt(i);
+      // Character spacing once per character: not again for the second half of a surrogate pair.
+      const w = seg.face.advance(code) * seg.fmt.drawSize * seg.fmt.scale + (code >= 0xdc00 && code <= 0xdfff ? 0 : seg.fmt.spacing);
       if (curW + textW + w > limit + EPS && (cur.length > 0 || text.length > 0)) {
         if (text) cur.push({ ...seg, text, width: textW });
         curW += textW;
