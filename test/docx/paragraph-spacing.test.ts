@@ -158,3 +158,26 @@ test('corpus: markitdown__test headings sit where LibreOffice draws them (space 
   assert.ok(Math.abs(large - 298.1) < 1, `"Large" ${large} pt below`);
   assert.ok(Math.abs(light - 431.6) < 1, `"In light" ${light} pt below`);
 });
+
+test('spacing in hundredths of a line (w:beforeLines/w:afterLines, 12 pt a line) where no w:before/w:after is written; the written length wins', async () => {
+  const single = await line();
+  // 0.6 line after + 0.6 line before (oxsdk__Outreach_Toolkit's bullets): 7.2 + 7.2 pt.
+  const lines = await gap(p('Alpha', '<w:spacing w:afterLines="60"/>') + p('Beta', '<w:spacing w:beforeLines="60"/>'), 'Alpha', 'Beta');
+  assert.ok(Math.abs(lines - single - 14.4) < 0.01, `extra space ${lines - single}`);
+  // Both forms in one element (Word writes them in agreement): the written length counts, 163 twips = 8.15 pt.
+  const both = await gap(p('Alpha') + p('Beta', '<w:spacing w:before="163" w:beforeLines="100"/>'), 'Alpha', 'Beta');
+  assert.ok(Math.abs(both - single - 8.15) < 0.01, `extra space ${both - single}`);
+});
+
+const OUTREACH = 'oxsdk__Outreach_Toolkit_2007_After_the_Flood_Fact_Sheet_1.docx';
+
+test('corpus: the bullets of oxsdk__Outreach_Toolkit (0.6 line before and after) stand where LibreOffice puts them', { skip: !fs.existsSync(path.join(CORPUS, OUTREACH)) && 'no corpus' }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: fs.readFileSync(path.join(CORPUS, OUTREACH)), delimiters: ['⟦⟦', '⟧⟧'] });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  // LibreOffice 7.4 (docloom's fonts): "throw the item away." ends a bullet at yMax 226.8, the next bullet's
+  // "Thoroughly" is at 246.6: 19.8 pt from line to line across the two spacings (12.7 pt within a paragraph).
+  const end = word(all, 'throw');
+  const next = word(all, 'Thoroughly');
+  assert.ok(Math.abs(next.yMax - end.yMax - 19.8) < 0.3, `${next.yMax - end.yMax} pt`);
+});

@@ -38,6 +38,11 @@ export interface RunStyle {
    * that much wider or narrower, its height unchanged. Read from .docx only.
    */
   scale?: number;
+  /**
+   * Space added after every character, in points (Word's character spacing, w:spacing in w:rPr: expanded when
+   * positive, condensed when negative; absent = 0): measured and drawn. Read from .docx only.
+   */
+  charSpacing?: number;
 }
 
 export interface TabStop {
@@ -234,7 +239,17 @@ export interface Chart {
   xAxis?: ChartAxis;
   /** The value axis of plots drawn against a second scale (combination charts), on the right. */
   secondaryAxis?: ChartAxis;
-  legend?: { position: 't' | 'b' | 'l' | 'r' | 'tr'; text?: ChartText; hidden?: number[] };
+  legend?: {
+    position: 't' | 'b' | 'l' | 'r' | 'tr';
+    text?: ChartText;
+    hidden?: number[];
+    /**
+     * The author's placement (c:manualLayout in edge mode): the legend's box as fractions of the chart's width and
+     * height (x, y its top-left corner; w, h its size, absent: as wide and tall as its entries need). The plot area
+     * then keeps its room: the legend is drawn where it was put, over the plot if that is where it lies.
+     */
+    box?: { x: number; y: number; w?: number; h?: number };
+  };
   /** Where points fall on the category axis: on the category's middle ('between') or its edges ('midCat'). */
   crossBetween?: 'between' | 'midCat';
   /** Default text of the chart. */
