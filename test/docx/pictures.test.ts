@@ -16,7 +16,8 @@ import { compileTemplate, renderPdf, type ImportWarning } from '../../server/eng
 import { drawMetafile } from '../../server/engine/images/metafile.js';
 import { raster, word, words } from '../engine/pdf/helpers.js';
 import { pdfText, withPdfFile } from '../helpers/pdf.js';
-import { buildDocx, p } from './build-docx.js';
+import { buildDocx, makePng, p } from './build-docx.js';
+import { docxPages } from '../engine/pdf/boxes.js';
 import { dib, dib1bit, emfPicture, wmfPicture } from './metafile-bytes.js';
 
 const RED: [number, number, number] = [255, 0, 0];
@@ -307,4 +308,29 @@ test("a real WMF chart's labels (aspose__WMF_with_text) are in the PDF's text la
   assert.ok(result.ok);
   const text = pdfText((await renderPdf(result.template, {})).bytes);
   for (const label of ['Confidence interval', 'Regression', 'Legend', '70000000', 'y = 859997926.1987x + 21543.4495']) assert.ok(text.includes(label), `${label} in: ${text}`);
+});
+
+test("a picture's border (pic:spPr a:ln) is drawn around it, centred on its edge, in its colour and width; a:noFill draws none", async () => {
+  const bordered = (ln: string): string =>
+    `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${120 * 12700}" cy="${80 * 12700}"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill><pic:spPr><a:prstGeom prst="rect"/>${ln}</pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  const framesOf = async (ln: string): Promise<Array<{ x: number; y: number; w: number; h: number; width: number; color: readonly number[] }>> => {
+    const pages = await docxPages(buildDocx({ body: bordered(ln), media: { 'logo.png': makePng(4, 4, [255, 255, 255]) } }));
+    const image = pages[0].boxes.find((b) => b.kind === 'image')!;
+    assert.ok(image, 'the picture is drawn');
+    return pages[0].boxes.flatMap((b) => (b.kind === 'frame' ? [b] : [])).filter((f) => Math.abs(f.x - (image as { x: number }).x) < 0.01 && Math.abs(f.y - (image as { y: number }).y) < 0.01);
+  };
+  const [frame] = await framesOf('<a:ln w="25400"><a:solidFill><a:srgbClr val="1F4E79"/></a:solidFill></a:ln>');
+  assert.ok(frame, 'a frame on the picture');
+  assert.deepEqual([frame.w, frame.h, frame.width], [120, 80, 2]);
+  assert.deepEqual(frame.color, [0x1f, 0x4e, 0x79]);
+  assert.equal((await framesOf('<a:ln w="25400"><a:noFill/></a:ln>')).length, 0, 'a:noFill: no border');
+  assert.equal((await framesOf('')).length, 0, 'no a:ln: no border');
+  // In the PDF: the border's blue is painted around the white picture.
+  const compiled = compileTemplate({ kind: 'docx', bytes: buildDocx({ body: bordered('<a:ln w="38100"><a:solidFill><a:srgbClr val="0000FF"/></a:solidFill></a:ln>'), media: { 'logo.png': makePng(4, 4, [255, 255, 255]) } }) });
+  assert.ok(compiled.ok);
+  const r = raster((await renderPdf(compiled.template, {})).bytes, 1, 72);
+  // The picture's left edge at the 72 pt margin, its middle row 72 + 40 pt down the page (the line's top at 72 + a little).
+  let blue = 0;
+  for (let y = 80; y < 150; y++) for (let x = 68; x < 76; x++) if (r.rgb(x, y)[2] > 200 && r.rgb(x, y)[0] < 80) blue++;
+  assert.ok(blue > 50, `blue border pixels along the left edge: ${blue}`);
 });

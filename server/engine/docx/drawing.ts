@@ -15,7 +15,7 @@ import type { Block, BorderLine, ChartRun, ImageRun, Paragraph } from '../model/
 import { readChart } from './chart.js';
 import { encodePng } from '../images/png-encode.js';
 import { toDataUri } from '../images/sniff.js';
-import { shapeDecoration, vmlDecoration } from './decoration.js';
+import { drawingColor, shapeDecoration, vmlDecoration } from './decoration.js';
 import { childThroughAlternate } from './alternate.js';
 import { isBlock, type PartContext } from './context.js';
 import type { ImageLookup } from './package.js';
@@ -99,6 +99,19 @@ export function imageRun(ctx: PartContext, relId: string | undefined, width: num
   return run;
 }
 
+/**
+ * A picture's border (Word's Picture Border: `a:ln` in its shape properties) onto its run: a solid line of `w` EMU
+ * (0.75 pt when absent); none for `a:noFill`, and none for a gradient or pattern line, which docloom does not draw.
+ */
+export function withOutline(ctx: PartContext, image: ImageRun, spPr: XElement | undefined): ImageRun {
+  const ln = child(spPr, 'a:ln');
+  if (!ln || child(ln, 'a:noFill')) return image;
+  const color = drawingColor(child(ln, 'a:solidFill'), ctx.doc.theme);
+  if (!color) return image;
+  image.outline = { width: round2(Math.min(Math.max(emu(ln.attrs.w) ?? 0.75, 0.25), 12)), color };
+  return image;
+}
+
 /** Why a picture is not drawn, as a warning: its format, a missing or linked file, or a damaged part. */
 function reportPicture(ctx: PartContext, found: Exclude<ImageLookup, { uri: string }>): void {
   const warnings = ctx.doc.warnings;
@@ -147,8 +160,9 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   }
   if (uri.endsWith(URI_PICTURE)) {
     const blip = descendant(data, 'a:blip');
-    const image = imageRun(ctx, blip?.attrs['r:embed'], width, height, alt);
-    if (!image) return { blocks: [] };
+    const found = imageRun(ctx, blip?.attrs['r:embed'], width, height, alt);
+    if (!found) return { blocks: [] };
+    const image = withOutline(ctx, found, descendant(data, 'pic:spPr'));
     if (!anchored) return { image, blocks: [] };
     // A floating picture gets a paragraph of its own, aligned the way it floats.
     return { blocks: [imageParagraph(ctx, image, anchorAlign(frame, image.width))], box: anchorBox(frame, image.width, image.height) };
@@ -172,7 +186,7 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
     const w = single ? width : (emu(ext?.attrs.cx) ?? 0) * scale.x;
     const h = single ? height : (emu(ext?.attrs.cy) ?? 0) * scale.y;
     const image = imageRun(ctx, blip.attrs['r:embed'], w, h, alt);
-    if (image) blocks.push(imageParagraph(ctx, image, anchored ? anchorAlign(frame, image.width) : undefined));
+    if (image) blocks.push(imageParagraph(ctx, withOutline(ctx, image, spPr), anchored ? anchorAlign(frame, image.width) : undefined));
   }
   // (Content of no known kind — Strict01's shapes in the drawing namespace, wp:wsp — keeps no room: LibreOffice's neither.)
   const known = children(data).some((c) => c.name === 'wps:wsp' || c.name === 'wpg:wgp' || c.name === 'wpc:wpc');

@@ -9,7 +9,7 @@ import type { FloatAxis, FloatFromX, FloatFromY, FloatPlacement, FloatShape } fr
 import { childThroughAlternate } from './alternate.js';
 import type { PartContext } from './context.js';
 import { drawingColor, shapeDecoration, vmlDecoration, type Decoration } from './decoration.js';
-import { imageParagraph, imageRun, textBoxBlocks, vmlStyle } from './drawing.js';
+import { imageParagraph, imageRun, textBoxBlocks, vmlStyle, withOutline } from './drawing.js';
 import { toParagraphStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
 import { DRAWING_MIME, encodeDrawing } from '../images/drawing.js';
@@ -200,7 +200,7 @@ function collect(ctx: PartContext, el: XElement, rect: Rect, base: FloatPlacemen
   if (name === 'pic:pic') {
     const blip = child(child(el, 'pic:blipFill'), 'a:blip');
     const image = imageRun(ctx, blip?.attrs['r:embed'], rect.w, rect.h, alt);
-    if (image) out.push(floatTable(moved(base, rect, whole), [imageParagraph(ctx, image)], NO_MARGINS));
+    if (image) out.push(floatTable(moved(base, rect, whole), [imageParagraph(ctx, withOutline(ctx, image, child(el, 'pic:spPr')))], NO_MARGINS));
     return;
   }
   if (name !== 'wps:wsp') return;

@@ -124,6 +124,8 @@ export interface ImageRun {
   width: number;
   height: number;
   alt?: string;
+  /** A line around the picture, centred on its edge (a .docx picture's border: pic:spPr's a:ln). */
+  outline?: { width: number; color: string };
 }
 
 /** A value the renderer fills per page. */

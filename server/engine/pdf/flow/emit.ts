@@ -131,6 +131,7 @@ export class Emitter {
       }
       case 'image':
         this.out.push({ kind: 'image', x, y: baseline - it.height, w: it.width, h: it.height, image: it.image });
+        if (it.outline) this.out.push({ kind: 'frame', x, y: baseline - it.height, w: it.width, h: it.height, width: it.outline.width, color: it.outline.color });
         return;
       case 'chart':
         for (const b of it.boxes) this.out.push(moved(b, x, baseline - it.height));

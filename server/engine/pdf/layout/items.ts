@@ -52,6 +52,13 @@ export interface ImageItem {
   height: number;
   image: PreparedImage;
   fmt: Fmt | null;
+  /** A line around the picture, centred on its edge (ImageRun.outline). */
+  outline?: ImageOutline;
+}
+
+export interface ImageOutline {
+  width: number;
+  color: Rgb;
 }
 
 /** A chart: its boxes (flow/boxes.ts) relative to its top-left corner, laid out once (layout/chart.ts). */

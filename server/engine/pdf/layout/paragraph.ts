@@ -26,7 +26,7 @@ import { parseColor } from './color.js';
 import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
-import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
+import type { Fmt, ImageOutline, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
 export interface LayoutContext {
@@ -99,6 +99,7 @@ interface ImageSeg {
   width: number;
   height: number;
   fmt: Fmt | null;
+  outline?: ImageOutline;
 }
 interface ChartSeg {
   kind: 'chart';
@@ -381,7 +382,9 @@ function segToItem(seg: Seg, x: number): Item {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
     case 'image':
-      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt };
+      return seg.outline
+        ? { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline }
+        : { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt };
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
     case 'chart':
@@ -860,7 +863,16 @@ function textOfRuns(p: Paragraph): string {
   return cleanText(s).replace(/\s+/g, ' ').trim();
 }
 
-function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt | null, ctx: LayoutContext): ImageSeg | null {
+/** A picture's outline from the model, when it is one that can be drawn (a .json model may hold anything). */
+function outlineOf(value: unknown): ImageOutline | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const o = value as { width?: unknown; color?: unknown };
+  const width = Math.min(num(o.width, 0), 12);
+  const color = typeof o.color === 'string' ? parseColor(o.color) : null;
+  return width > 0 && color ? { width, color } : undefined;
+}
+
+function imageSeg(run: { src: string; width: number; height: number; outline?: unknown }, fmt: Fmt | null, ctx: LayoutContext): ImageSeg | null {
   let w = num(run.width, 0);
   let h = num(run.height, 0);
   if (!(w > 0.01) || !(h > 0.01)) return null;
@@ -870,7 +882,8 @@ function imageSeg(run: { src: string; width: number; height: number }, fmt: Fmt 
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  return { kind: 'image', image, width: w, height: h, fmt };
+  const outline = outlineOf(run.outline);
+  return outline ? { kind: 'image', image, width: w, height: h, fmt, outline } : { kind: 'image', image, width: w, height: h, fmt };
 }
 
 /** A chart laid out at its size (scaled down, like a picture, when it is larger than the page's content area). */
