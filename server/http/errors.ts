@@ -50,6 +50,8 @@ export function errorHandler(limits: Limits, log: (line: string) => void, shared
       const extra: Record<string, unknown> = {};
       if (err.kind === 'validation') extra.errors = err.errors ?? {};
       if (err.templateErrors) extra.template_errors = err.templateErrors;
+      // A token found revoked as the document was stored (services/documents.ts): answered as requireToken does.
+      if (err.kind === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
       sendError(res, statusOf(err.kind), err.message, extra);
       return;
     }

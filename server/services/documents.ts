@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { DocumentFilter, DocumentRecord, DocumentStatus, TemplateRecord } from '../store/index.js';
 import type { DocumentPatch, DocumentRepo, Page } from '../store/repositories.js';
 import type { CloudCopy, FileStore } from '../store/files/file-store.js';
-import { QUEUE_PRIORITY, type ClaimedJob, type JobQueue, type Lease } from '../store/queue.js';
+import { QUEUE_PRIORITY, WriteRefused, type ClaimedJob, type JobQueue, type Lease, type WriteGuard } from '../store/queue.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -123,9 +123,29 @@ export class DocumentService {
     return left.length;
   }
 
+  /**
+   * A team server looks the template up in its cache first (docs/team-server.md, "Caches"); the enqueue's statement
+   * checks the token and that record (WriteGuard). Refused there: a revoked token answers 401, and a template
+   * changed or deleted since it was cached is read again once — the request then sees exactly what a fresh
+   * lookup would have.
+   */
   async create(input: Record<string, unknown>, ctx: CreateContext): Promise<{ status: 201 | 202; document: DocumentRecord }> {
+    for (const cached of [true, false]) {
+      try {
+        return await this.#create(input, ctx, cached);
+      } catch (err) {
+        if (!(err instanceof WriteRefused)) throw err;
+        if (err.what === 'token') throw new ServiceError('unauthenticated', 'Unauthenticated.');
+        // Read fresh and found gone by the write (exact: false checks only that): deleted meanwhile.
+        if (!cached) throw validationError({ template_id: ['The selected template id is invalid.'] });
+      }
+    }
+    throw new Error('unreachable');
+  }
+
+  async #create(input: Record<string, unknown>, ctx: CreateContext, cached: boolean): Promise<{ status: 201 | 202; document: DocumentRecord }> {
     const profile = ctx.profile;
-    const req = await this.#validate(input, profile);
+    const req = await this.#validate(input, profile, cached);
     // Hashing a 10 MB body costs the event loop ~100 ms: only a request with an Idempotency-Key needs it.
     const bodyHash = ctx.idempotencyKey === undefined ? '' : Idempotency.hash({
       template: req.template.uuid,
@@ -144,7 +164,7 @@ export class DocumentService {
     try {
       outcome = await this.deps.idempotency.run(ctx.tokenId, ctx.idempotencyKey, bodyHash, async () => {
         profile?.mark('idempotency');
-        accepted = await this.#start(req, profile);
+        accepted = await this.#start(req, profile, { tokenId: ctx.tokenId, template: req.template, exact: cached });
         return { status: req.async ? 202 : 201, documentId: accepted.id };
       });
     } catch (err) {
@@ -268,19 +288,19 @@ export class DocumentService {
     await this.deps.files.remove(doc.id, doc.output_type);
   }
 
-  async #template(v: Violations, ref: unknown): Promise<TemplateRecord | undefined> {
+  async #template(v: Violations, ref: unknown, cached = false): Promise<TemplateRecord | undefined> {
     if (ref === undefined || ref === null || ref === '') {
       v.add('template_id', 'The template id field is required.');
       return undefined;
     }
-    const template = typeof ref === 'string' || typeof ref === 'number' ? await this.deps.templates.find(ref) : undefined;
+    const template = typeof ref === 'string' || typeof ref === 'number' ? await this.deps.templates.find(ref, { cached }) : undefined;
     if (!template) v.add('template_id', 'The selected template id is invalid.');
     return template;
   }
 
-  async #validate(input: Record<string, unknown>, profile?: Profile): Promise<ValidRequest> {
+  async #validate(input: Record<string, unknown>, profile: Profile | undefined, cached: boolean): Promise<ValidRequest> {
     const v = new Violations();
-    const template = await this.#template(v, input.template_id);
+    const template = await this.#template(v, input.template_id, cached);
     profile?.mark('template_lookup');
     // Rows per list, images and the like are the render's to check (a `failed` document naming the limit): it
     // knows which lists the template repeats, and the data's shape is all that is validated here.
@@ -351,7 +371,8 @@ export class DocumentService {
     return job;
   }
 
-  async #start(req: ValidRequest, profile?: Profile): Promise<DocumentRecord> {
+  /** `guard`: what a team server's enqueue checks as it stores (the desktop's one process needs none). */
+  async #start(req: ValidRequest, profile: Profile | undefined, guard: WriteGuard): Promise<DocumentRecord> {
     const now = nowIso();
     const filename = await this.#outputFilename(req);
     profile?.mark('filename');
@@ -376,7 +397,7 @@ export class DocumentService {
       created_at: now,
       updated_at: now,
     };
-    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req, req.async ? undefined : profile);
+    if (this.deps.queue) return this.#enqueue(this.deps.queue, doc, req, guard, req.async ? undefined : profile);
     // A synchronous document is written once, when finished; an async one is on disk before the 202.
     try {
       await this.deps.repo.insert(doc, req.async);
@@ -401,19 +422,19 @@ export class DocumentService {
    * The team server: the record and its job are stored in one commit; any instance's worker renders it. A
    * synchronous request waits until the document is completed or failed, wherever it was rendered.
    */
-  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, profile?: Profile): Promise<DocumentRecord> {
+  async #enqueue(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, guard: WriteGuard, profile?: Profile): Promise<DocumentRecord> {
     const record = { ...doc, status: 'pending' as const };
     const { templatePath: _local, ...request } = req;
     profile?.mark('id');
     const release = req.async ? undefined : this.deps.reserveRender?.();
     if (release) {
       try {
-        return await this.#renderHere(queue, doc, req, request, profile);
+        return await this.#renderHere(queue, doc, req, request, guard, profile);
       } finally {
         release();
       }
     }
-    doc.id = await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive);
+    doc.id = await queue.enqueue(record, request satisfies QueuedRequest, req.async ? QUEUE_PRIORITY.batch : QUEUE_PRIORITY.interactive, guard);
     profile?.mark('queue_enqueue');
     if (!req.async) {
       // DOCLOOM_PROFILE: a job this instance's own taker claims records its phases in the request's profile.
@@ -435,9 +456,9 @@ export class DocumentService {
    * takes the job over. If the database drops while the outcome is written, the job stays queued and the request
    * waits for it like a queued one's.
    */
-  async #renderHere(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, request: QueuedRequest, profile?: Profile): Promise<DocumentRecord> {
+  async #renderHere(queue: JobQueue, doc: DocumentRecord, req: ValidRequest, request: QueuedRequest, guard: WriteGuard, profile?: Profile): Promise<DocumentRecord> {
     const record: DocumentRecord = { ...doc, status: 'processing' };
-    const lease = await queue.enqueueLeased(record, request, QUEUE_PRIORITY.interactive);
+    const lease = await queue.enqueueLeased(record, request, QUEUE_PRIORITY.interactive, guard);
     doc.id = record.id;
     profile?.mark('queue_enqueue');
     const work = this.#render(record, req, 'interactive', profile, lease);

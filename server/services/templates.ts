@@ -112,10 +112,16 @@ export class TemplateService {
     return record;
   }
 
-  /** By uuid, or by the integer id documents carry. */
-  find(ref: string | number): Promise<TemplateRecord | undefined> {
-    if (typeof ref === 'number' || /^\d{1,15}$/.test(ref)) return this.repo.getById(Number(ref));
-    return this.repo.getByUuid(ref);
+  /**
+   * By uuid, or by the integer id documents carry. `cached`: possibly this instance's copy on a shared database
+   * (docs/team-server.md, "Caches"), only for a caller whose write checks the record is still current (a document's
+   * enqueue, WriteGuard).
+   */
+  find(ref: string | number, options: { cached?: boolean } = {}): Promise<TemplateRecord | undefined> {
+    const byId = typeof ref === 'number' || /^\d{1,15}$/.test(ref);
+    if (options.cached && byId && this.repo.cachedGetById) return this.repo.cachedGetById(Number(ref));
+    if (options.cached && !byId && this.repo.cachedGetByUuid) return this.repo.cachedGetByUuid(String(ref));
+    return byId ? this.repo.getById(Number(ref)) : this.repo.getByUuid(String(ref));
   }
 
   list(name: string | undefined, offset: number, limit: number): Promise<Page<TemplateRecord>> {

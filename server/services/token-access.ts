@@ -41,11 +41,23 @@ export class TokenAccess {
     return this.repo.removeWhere(expiredSignIn(now));
   }
 
-  /** The caller behind a bearer token, or null. Never throws for malformed input. */
-  async verify(bearer: string): Promise<Caller | null> {
+  /**
+   * The caller behind a bearer token, or null. Never throws for malformed input. `cached`: the record may come from
+   * this instance's cache on a shared database (docs/team-server.md, "Caches") — only for reads and for writes
+   * that check the token again as they store (a document's create). Anything but a plain acceptance is judged
+   * again on a fresh read: a cached copy only ever holds an older last use, and nothing is removed on its word.
+   */
+  async verify(bearer: string, options: { cached?: boolean } = {}): Promise<Caller | null> {
     const parsed = parseBearer(bearer);
-    const record = parsed && (await this.repo.get(parsed.id));
-    if (!parsed || !record) return null;
+    if (!parsed) return null;
+    const cachedGet = options.cached ? this.repo.cachedGet : undefined;
+    if (cachedGet) {
+      const record = await cachedGet.call(this.repo, parsed.id);
+      const judged = record && judgeToken(record, parsed.given, Date.now());
+      if (judged?.verdict === 'ok' && !judged.touch) return judged.caller;
+    }
+    const record = await this.repo.get(parsed.id);
+    if (!record) return null;
     const now = Date.now();
     const judged = judgeToken(record, parsed.given, now);
     if (judged.verdict === 'idle') await this.repo.remove(record.id);

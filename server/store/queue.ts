@@ -4,7 +4,7 @@
  * a job whose lease ran out (its instance died) is claimed again by another. Only the PostgreSQL backend has one:
  * the desktop renders in its own process as it always has (services/documents.ts).
  */
-import type { DocumentRecord } from './records.js';
+import type { DocumentRecord, TemplateRecord } from './records.js';
 import type { DocumentPatch } from './repositories.js';
 
 /**
@@ -53,20 +53,42 @@ export interface ClaimedJob {
   lease: Lease;
 }
 
+/**
+ * What a document's enqueue checks in its own statement before it stores anything (docs/team-server.md, "Caches"):
+ * the caller's token still exists, and the template still exists — when `exact`, still at the row version
+ * `template` was read at. The token and the template may have come from this instance's caches; this makes the
+ * write as safe as a fresh read would: a token revoked, or a template deleted or changed, before the statement
+ * runs stores nothing (WriteRefused).
+ */
+export interface WriteGuard {
+  tokenId: number;
+  template: TemplateRecord;
+  exact: boolean;
+}
+
+/** A WriteGuard's check failed: nothing was stored. */
+export class WriteRefused extends Error {
+  constructor(readonly what: 'token' | 'template') {
+    super(what === 'token' ? 'the token was revoked' : 'the template was changed or deleted');
+    this.name = 'WriteRefused';
+  }
+}
+
 export interface JobQueue {
   /**
    * Stores the record and its job in one commit, and wakes the workers of every instance. Answers the document's
    * id: `record.id`, or — when it is 0 (ids start at 1) — the next id of the documents' sequence, taken in the same
-   * statement (one round trip fewer than asking for the id first) and written into `record.id`.
+   * statement (one round trip fewer than asking for the id first) and written into `record.id`. With `guard`, checked
+   * in the same statement: throws WriteRefused, storing nothing, when it fails.
    */
-  enqueue(record: DocumentRecord, request: object, priority: number): Promise<number>;
+  enqueue(record: DocumentRecord, request: object, priority: number, guard?: WriteGuard): Promise<number>;
   /**
    * Stores the record (`processing`) and its job already leased to this instance (claim 1), in one commit and
    * waking no one: the caller renders it at once on its own render pool and finishes it through the lease. Should
    * this instance die, the lease runs out and another instance claims the job as any other (claim 2). A `record.id`
-   * of 0 takes the next id in the same statement, as enqueue() does (the lease's documentId).
+   * of 0 takes the next id in the same statement, as enqueue() does (the lease's documentId). `guard` as enqueue's.
    */
-  enqueueLeased(record: DocumentRecord, request: object, priority: number): Promise<Lease>;
+  enqueueLeased(record: DocumentRecord, request: object, priority: number, guard?: WriteGuard): Promise<Lease>;
   /**
    * A batch row's record (carrying `batch_id` and `batch_row`) and its job, stored as enqueue() does, only while the
    * batch is queued or processing and the row has no document yet: true when stored. A row reached twice (a holder

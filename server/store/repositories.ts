@@ -29,6 +29,12 @@ export interface Page<T> {
 /** API tokens (only SHA-256 hashes of their secret parts). */
 export interface TokenRepo {
   get(id: number): Promise<TokenRecord | undefined>;
+  /**
+   * A shared database only: get, possibly answered from this instance's copy, which a revoke on another instance
+   * drops within the bound docs/team-server.md ("Caches") gives. For reads, and for writes that check the token
+   * again in their own statement (JobQueue's WriteGuard); never for a write that does not.
+   */
+  cachedGet?(id: number): Promise<TokenRecord | undefined>;
   /** Oldest first. */
   list(): Promise<readonly TokenRecord[]>;
   create(input: Omit<TokenRecord, 'id'>): Promise<TokenRecord>;
@@ -47,6 +53,13 @@ export type TemplateFileRef = Pick<TemplateRecord, 'uuid' | 'version' | 'kind'>;
 export interface TemplateRepo {
   getByUuid(uuid: string): Promise<TemplateRecord | undefined>;
   getById(id: number): Promise<TemplateRecord | undefined>;
+  /**
+   * A shared database only: getByUuid/getById, possibly answered from this instance's copy (docs/team-server.md,
+   * "Caches"). Only for a document's create, whose enqueue checks in its own statement that the record is still
+   * the template's current one (JobQueue's WriteGuard).
+   */
+  cachedGetByUuid?(uuid: string): Promise<TemplateRecord | undefined>;
+  cachedGetById?(id: number): Promise<TemplateRecord | undefined>;
   count(): Promise<number>;
   /** Newest first; `name` is a case-insensitive substring. */
   list(query: TemplateListQuery): Promise<Page<TemplateRecord>>;

@@ -208,3 +208,19 @@ test('Word 2010+ custom formats in mc:AlternateContent: 001, α and Α are writt
     ['number_format_unsupported', 2, '2 list items numbered in custom "a-1, a-2, ..." drawn with decimal numbers or the file\'s fallback format (the format is not supported)'],
   ]);
 });
+
+test('a shallower level with no item yet shows its start value: "%1.%2" under a level 1 that starts at 5 reads "5.1"', async () => {
+  // oxsdk__hyperlink's "General" headings: level 2 of lists whose level 1 starts at 5 and 6, no level-1 item before.
+  const lvl = (ilvl: number, start: number, text: string): string =>
+    `<w:lvl w:ilvl="${ilvl}"><w:start w:val="${start}"/><w:numFmt w:val="decimal"/><w:lvlText w:val="${text}"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${720 * (ilvl + 1)}" w:hanging="720"/></w:pPr></w:lvl>`;
+  const numbering =
+    `<w:abstractNum w:abstractNumId="1">${lvl(0, 5, '%1')}${lvl(1, 1, '%1.%2')}${lvl(2, 3, '%1.%2.%3')}</w:abstractNum>` +
+    '<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>' +
+    '<w:num w:numId="2"><w:abstractNumId w:val="1"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="7"/></w:lvlOverride></w:num>';
+  const item = (numId: number, ilvl: number, text: string): string => p(text, `<w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr>`);
+  const body = item(1, 1, 'General') + item(1, 1, 'Future') + item(1, 2, 'Deeper') + item(1, 0, 'Chapter') + item(1, 1, 'Section') + item(2, 2, 'Overridden');
+  const { pdf } = await renderDocx({ body, numbering });
+  const lines = pdfText(pdf, { layout: true }).split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter(Boolean);
+  // Level 1 unused: its start (5); once used, its counter (5, then level 2 restarts); a level-1 start override (7).
+  assert.deepEqual(lines, ['5.1 General', '5.2 Future', '5.2.3 Deeper', '5 Chapter', '5.1 Section', '7.1.3 Overridden']);
+});

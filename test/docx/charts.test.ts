@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileTemplate, renderPdf, type ImportWarning } from '../../server/engine/index.js';
-import type { PathBox } from '../../server/engine/pdf/flow/boxes.js';
+import type { PathBox, TextBox } from '../../server/engine/pdf/flow/boxes.js';
 import { docxPages } from '../engine/pdf/boxes.js';
 import { pdfText, squash } from '../helpers/pdf.js';
 import { buildDocx, p } from './build-docx.js';
@@ -54,9 +54,9 @@ const numCache = (values: number[]): string =>
   `<c:numRef><c:f>S!B1</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}</c:numCache></c:numRef>`;
 
 /** A .docx holding one inline chart (400 × 250 pt) whose plot area is `plot`. */
-function chartDocx(plot: string, extra = ''): Uint8Array {
+function chartDocx(plot: string, extra = '', legend = '<c:legend><c:legendPos val="r"/></c:legend>'): Uint8Array {
   const drawing = `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${400 * 12700}" cy="${250 * 12700}"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
-  const chart = `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace ${C_NS}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Fruit sold</a:t></a:r></a:p></c:rich></c:tx></c:title><c:autoTitleDeleted val="0"/><c:plotArea>${plot}</c:plotArea><c:legend><c:legendPos val="r"/></c:legend>${extra}</c:chart></c:chartSpace>`;
+  const chart = `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace ${C_NS}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Fruit sold</a:t></a:r></a:p></c:rich></c:tx></c:title><c:autoTitleDeleted val="0"/><c:plotArea>${plot}</c:plotArea>${legend}${extra}</c:chart></c:chartSpace>`;
   return buildDocx({
     body: p('Before the chart') + drawing + p('After the chart'),
     rels: { rIdChart: ['chart', 'charts/chart1.xml'] },
@@ -87,6 +87,31 @@ test('a built pie chart: one filled slice per value, sweeps 50/30/20 %, percenta
     return Math.round((sweep / (2 * Math.PI)) * 100);
   });
   assert.deepEqual(sweeps, [50, 30, 20]);
+});
+
+test('a legend placed by the author (c:manualLayout, edge mode) is drawn in its box, over the plot area; factor mode keeps the automatic place', async () => {
+  const manual = (mode: string): string =>
+    `<c:legend><c:legendPos val="b"/><c:layout><c:manualLayout><c:xMode val="${mode}"/><c:yMode val="${mode}"/><c:x val="0.25"/><c:y val="0.6"/><c:w val="0.5"/><c:h val="0.1"/></c:manualLayout></c:layout><c:overlay val="0"/></c:legend>`;
+  const entries = async (legend: string): Promise<TextBox[]> => {
+    const pages = await docxPages(chartDocx(PIE, '', legend));
+    return pages[0].boxes.filter((b): b is TextBox => b.kind === 'text' && ['Apples', 'Pears', 'Plums', 'Fruit sold'].includes(b.text));
+  };
+  const placed = await entries(manual('edge'));
+  const title = placed.find((b) => b.text === 'Fruit sold')!;
+  const keys = placed.filter((b) => b.text !== 'Fruit sold');
+  assert.equal(keys.length, 3);
+  // The chart's top is 7 pt (its padding) plus 0.95 of the 14 pt title above the title's baseline; its left edge
+  // is 200 pt left of the title's centre. The box is 60 % down (150 pt) and a quarter across (100 pt), 200 × 25 pt.
+  const chartTop = title.y - 7 - 14 * 0.95;
+  const chartLeft = title.x + title.width / 2 - 200;
+  for (const k of keys) {
+    assert.ok(Math.abs(k.y - keys[0].y) < 0.01, 'one row');
+    assert.ok(k.y > chartTop + 150 && k.y < chartTop + 175, `${k.text} baseline ${k.y - chartTop} pt below the chart's top`);
+    assert.ok(k.x > chartLeft + 100 && k.x + k.width < chartLeft + 300, `${k.text} within the box: ${k.x - chartLeft}`);
+  }
+  // The same legend in factor mode (offsets from the automatic place, not drawn as such): at the chart's foot.
+  const automatic = (await entries(manual('factor'))).filter((b) => b.text !== 'Fruit sold');
+  assert.ok(automatic.every((k) => k.y > chartTop + 230), `at the foot: ${automatic.map((k) => k.y - chartTop).join(', ')}`);
 });
 
 test('a built stacked column chart: value axis ticks, category names, data labels; stacks end at the sums', async () => {

@@ -305,3 +305,80 @@ test('corpus: Complex01 — the chart sits below the inline frame its connector 
   // Top margin 72 pt + the 2122227 EMU (167.1 pt) frame: LibreOffice puts "Chart" at 258.8 pt.
   assert.ok(title.yMin > 72 + 2122227 / EMU, `"Chart" at ${title.yMin}, below the frame ending at ${72 + 2122227 / EMU}`);
 });
+
+test('a floating picture sits at its offset when the Normal style asks for HTML auto spacing (w:beforeAutospacing)', async () => {
+  // The picture's own paragraph takes no spacing: 14 pt of "auto" space before would move it down.
+  const styles = '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/></w:pPr></w:style>';
+  const body = p('First paragraph') + `<w:p>${anchor({ x: 100, y: 300, w: 80, h: 60 }, PICTURE)}</w:p>` + p('After');
+  const pages = await docxPages(buildDocx({ body, styles, media: { 'logo.png': makePng(4, 4) } }));
+  const [image] = boxesOf(pages, 'image');
+  assert.ok(image, 'the picture is drawn');
+  near(image.x, 100, 'picture x');
+  near(image.y, 300, 'picture y (not 14 pt lower)');
+});
+
+test("a title page's header float is placed against that page's margins, not those a taller default header gives the rest (pdftotext -bbox)", async () => {
+  // The default header (pages 2 on) is 25 lines tall and moves their body down; the title page's header holds a
+  // text box 100 pt below the top margin, which must stay at 72 + 100 on page 1.
+  const sectPr =
+    '<w:sectPr><w:headerReference w:type="default" r:id="rId_header1"/><w:headerReference w:type="first" r:id="rId_header2"/><w:pgSz w:w="11906" w:h="16838"/>' +
+    '<w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:titlePg/></w:sectPr>';
+  const tall = Array.from({ length: 25 }, (_, i) => p(`Running header line ${i + 1}`)).join('');
+  const cover = `<w:p>${anchor({ x: 0, y: 100, w: 300, h: 60, fromX: 'margin', fromY: 'margin' }, shape('rect', 'FFFFFF', 'Cover title'))}</w:p>`;
+  const body = Array.from({ length: 80 }, (_, i) => p(`Body line ${i + 1}`)).join('');
+  const compiled = compileTemplate({ kind: 'docx', bytes: buildDocx({ body, sectPr, headers: { header1: tall, header2: cover } }) });
+  assert.ok(compiled.ok);
+  const found = words((await renderPdf(compiled.template, {})).bytes);
+  const title = found.find((w) => w.text === 'Cover' && w.page === 1);
+  assert.ok(title, 'the cover title is on page 1');
+  assert.ok(title.yMin >= MARGIN + 100 && title.yMax <= MARGIN + 100 + 60, `inside its box at 72 + 100 pt: ${title.yMin}–${title.yMax}`);
+  const running = found.find((w) => w.text === 'Running' && w.page === 2);
+  assert.ok(running, 'page 2 has the default header');
+});
+
+test('a wrapping picture placed from its paragraph goes to the next page with it only when it would pass the page\'s edge', async () => {
+  // 44 one-line paragraphs put the anchor paragraph's top near y = 72 + 44 × line; the page is A4 (842 pt), its
+  // body ends at 770. A picture at the paragraph's top, wrapped top and bottom:
+  const filler = Array.from({ length: 44 }, (_, i) => p(`Filler line ${i + 1}`)).join('');
+  const layout = async (h: number, wrap: string): Promise<{ image: Extract<Box, { kind: 'image' }> & { page: number }; after: ReturnType<typeof findText> }> => {
+    const body = filler + `<w:p>${anchor({ x: 0, y: 0, w: 200, h, fromX: 'column', fromY: 'paragraph', wrap }, PICTURE)}</w:p>` + p('After the picture');
+    const pages = await docxPages(docx(body));
+    const image = pages.flatMap((pg) => pg.boxes.filter((b): b is Extract<Box, { kind: 'image' }> => b.kind === 'image').map((b) => ({ ...b, page: pg.number })))[0];
+    return { image, after: findText(pages, 'After the picture') };
+  };
+  const top = (await layout(10, '<wp:wrapTopAndBottom/>')).image.y;
+  assert.ok(top > 500 && top < 770 - 100, `anchor paragraph at ${top}`);
+  // Past the bottom margin but inside the page: it stays, hanging into the margin (Word keeps aspose__Various_shapes'
+  // text box on page 1 so — its w:lastRenderedPageBreak falls after it); the text after it goes on the next page.
+  const hangs = await layout(842 - top - 10, '<wp:wrapTopAndBottom/>');
+  assert.equal(hangs.image.page, 1);
+  near(hangs.image.y, top, 'hanging picture y');
+  assert.equal(hangs.after.page, 2);
+  // Past the page's edge: the picture and its paragraph start the next page (oxsdk__hyperlink's charts land on the
+  // pages its table of figures names, as in LibreOffice); square wrapping likewise.
+  for (const wrap of ['<wp:wrapTopAndBottom/>', '<wp:wrapSquare wrapText="bothSides"/>']) {
+    const moved = await layout(842 - top + 10, wrap);
+    assert.equal(moved.image.page, 2, wrap);
+    near(moved.image.y, MARGIN, `moved picture y (${wrap})`);
+  }
+  // In front of the text (no wrapping) it stays where its paragraph is, whatever its size.
+  const front = await layout(842 - top + 10, '<wp:wrapNone/>');
+  assert.equal(front.image.page, 1);
+});
+
+test('corpus: oxsdk__hyperlink\'s charts are on the pages of its table of figures (Word\'s own page numbers)', { skip: !fs.existsSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx')) && 'no corpus' }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__hyperlink-632399964516872542.docx'))) });
+  assert.ok(compiled.ok);
+  const pdf = await renderPdf(compiled.template, {});
+  const all = words(pdf.bytes);
+  // The printed page number of each page: the footer's lone number, lowest on the page.
+  const printed = new Map<number, string>();
+  for (const w of all) if (/^\d+$/.test(w.text) && w.yMin > 780 && (!printed.has(w.page) || Number(w.text) > 0)) printed.set(w.page, w.text);
+  // The table of figures (as Word last laid the document out): Figure 1 on page 5 … Figure 14 on page 16.
+  const tof: Record<number, string> = { 4: '8', 5: '9', 6: '10', 7: '11', 8: '11', 9: '12', 10: '12', 11: '13', 12: '14', 13: '15', 14: '16' };
+  for (const [n, page] of Object.entries(tof)) {
+    const caption = all.find((w, i) => w.text === 'Figure' && all[i + 1]?.text === `${n}:` && w.yMin > 60);
+    assert.ok(caption, `Figure ${n} caption`);
+    assert.equal(printed.get(caption.page), page, `Figure ${n}`);
+  }
+});

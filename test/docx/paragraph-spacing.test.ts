@@ -120,6 +120,30 @@ test('with w:doNotUseHTMLParagraphAutoSpacing, auto-spaced paragraphs keep their
   assert.ok(Math.abs(auto - single - 14) < 0.01, `auto: extra space ${auto - single}`);
 });
 
+test('a length written without its auto flag replaces the style\'s auto spacing; the flag alone keeps it', async () => {
+  const single = await line();
+  const styles =
+    '<w:style w:type="paragraph" w:styleId="NormalWeb"><w:name w:val="Normal (Web)"/><w:pPr>' + AUTO_BOTH + '</w:pPr></w:style>';
+  const web = '<w:pStyle w:val="NormalWeb"/>';
+  // The style's auto spacing: 14 pt between two of its paragraphs.
+  const auto = await gap(p('Alpha', web) + p('Beta', web), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(auto - single - 14) < 0.01, `style auto: extra ${auto - single}`);
+  // Direct w:before="0" w:after="0" (no w:…Autospacing): no space at all, as Word and LibreOffice lay out
+  // oxsdk__BackgroundReport's annex (78 pages, docProps/app.xml and LibreOffice alike).
+  const zero = '<w:spacing w:before="0" w:after="0"/>';
+  const direct = await gap(p('Alpha', web + zero) + p('Beta', web + zero), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(direct - single) < 0.01, `direct zero lengths: extra ${direct - single}`);
+  // Only the side written changes: after="0" alone leaves the next paragraph's auto before (14 pt).
+  const half = await gap(p('Alpha', web + '<w:spacing w:after="0"/>') + p('Beta', web), 'Alpha', 'Beta', styles);
+  assert.ok(Math.abs(half - single - 14) < 0.01, `one side written: extra ${half - single}`);
+});
+
+test('corpus: oxsdk__BackgroundReport has Word\'s 78 pages (its annex\'s direct zero spacing beats Normal (Web) auto spacing)', { skip: !fs.existsSync(path.join(CORPUS, 'oxsdk__BackgroundReport-THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx')) && 'no corpus' }, async () => {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(CORPUS, 'oxsdk__BackgroundReport-THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx')));
+  const pages = await docxPages(bytes);
+  assert.equal(pages.length, 78);
+});
+
 test('corpus: markitdown__test headings sit where LibreOffice draws them (space after and before collapse to the larger)', { skip: !fs.existsSync(path.join(CORPUS, 'markitdown__test.docx')) && 'no corpus' }, async () => {
   const compiled = compileTemplate({ kind: 'docx', bytes: new Uint8Array(fs.readFileSync(path.join(CORPUS, 'markitdown__test.docx'))) });
   assert.ok(compiled.ok);
@@ -133,4 +157,27 @@ test('corpus: markitdown__test headings sit where LibreOffice draws them (space 
   const light = word(all, 'light', 1).yMin - top;
   assert.ok(Math.abs(large - 298.1) < 1, `"Large" ${large} pt below`);
   assert.ok(Math.abs(light - 431.6) < 1, `"In light" ${light} pt below`);
+});
+
+test('spacing in hundredths of a line (w:beforeLines/w:afterLines, 12 pt a line) where no w:before/w:after is written; the written length wins', async () => {
+  const single = await line();
+  // 0.6 line after + 0.6 line before (oxsdk__Outreach_Toolkit's bullets): 7.2 + 7.2 pt.
+  const lines = await gap(p('Alpha', '<w:spacing w:afterLines="60"/>') + p('Beta', '<w:spacing w:beforeLines="60"/>'), 'Alpha', 'Beta');
+  assert.ok(Math.abs(lines - single - 14.4) < 0.01, `extra space ${lines - single}`);
+  // Both forms in one element (Word writes them in agreement): the written length counts, 163 twips = 8.15 pt.
+  const both = await gap(p('Alpha') + p('Beta', '<w:spacing w:before="163" w:beforeLines="100"/>'), 'Alpha', 'Beta');
+  assert.ok(Math.abs(both - single - 8.15) < 0.01, `extra space ${both - single}`);
+});
+
+const OUTREACH = 'oxsdk__Outreach_Toolkit_2007_After_the_Flood_Fact_Sheet_1.docx';
+
+test('corpus: the bullets of oxsdk__Outreach_Toolkit (0.6 line before and after) stand where LibreOffice puts them', { skip: !fs.existsSync(path.join(CORPUS, OUTREACH)) && 'no corpus' }, async () => {
+  const compiled = compileTemplate({ kind: 'docx', bytes: fs.readFileSync(path.join(CORPUS, OUTREACH)), delimiters: ['⟦⟦', '⟧⟧'] });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  // LibreOffice 7.4 (docloom's fonts): "throw the item away." ends a bullet at yMax 226.8, the next bullet's
+  // "Thoroughly" is at 246.6: 19.8 pt from line to line across the two spacings (12.7 pt within a paragraph).
+  const end = word(all, 'throw');
+  const next = word(all, 'Thoroughly');
+  assert.ok(Math.abs(next.yMax - end.yMax - 19.8) < 0.3, `${next.yMax - end.yMax} pt`);
 });

@@ -5,10 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { pdfFonts, pdfText } from '../helpers/pdf.js';
 import { words, type Word } from '../engine/pdf/helpers.js';
 import { buildDocx, p, type DocxParts } from './build-docx.js';
+import { corpusFile, pdfWords } from './static-words.js';
+import { docxPages, textBoxes } from '../engine/pdf/boxes.js';
 
 /** DEFAULT_SECT: A4 with 1-inch margins. */
 const LEFT = 72;
@@ -225,4 +228,42 @@ test('a page number in an East Asian font is drawn (with the face that has digit
   const number = words(pdf).find((w) => w.text === '1');
   assert.ok(number, `the page number is in the PDF's text: ${words(pdf).map((w) => w.text).join(' ')}`);
   assert.ok(number.yMax < 72, 'in the header');
+});
+
+test('spaces between Arabic words drawn by the stand-in are the run\'s own font\'s (Times: a quarter em), not DejaVu Sans\' third of an em', async () => {
+  const rtl = '<w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>';
+  const pdf = await renderDocx({ body: p('مرحبا بالعالم هذا نص', rtl, '<w:rFonts w:cs="Times New Roman"/><w:sz w:val="24"/><w:szCs w:val="24"/><w:rtl/>') });
+  const all = words(pdf).filter((w) => /[\u0600-\u06ff]/.test(w.text)).sort((a, b) => a.xMin - b.xMin);
+  assert.equal(all.length, 4, all.map((w) => w.text).join(' '));
+  // Word draws a w:rtl run's spaces in its w:cs font; LibreOffice's glyph fallback keeps them there too (its PDF of
+  // oxsdk__Comment044 has 2.95–3.05 pt gaps between such words at 12 pt). DejaVu Sans' space is 3.8 pt.
+  for (let i = 1; i < all.length; i++) {
+    const gap = all[i].xMin - all[i - 1].xMax;
+    assert.ok(gap > 2.5 && gap < 3.4, `gap ${gap.toFixed(2)} pt before ${all[i].text}`);
+  }
+});
+
+test('corpus: Arabic news text in Times New Roman (oxsdk__Comment044) breaks its lines where LibreOffice does', { skip: !fs.existsSync(corpusFile('oxsdk__Comment044.docx')) && 'no corpus' }, async () => {
+  const all = await pdfWords(fs.readFileSync(corpusFile('oxsdk__Comment044.docx')));
+  // The second paragraph's first line ends with "عاجزين عن" (drawn reversed by pdftotext -bbox) on the line that
+  // begins with "بغداد", as in LibreOffice's PDF; with DejaVu Sans' wider spaces they were pushed to the next line.
+  const baghdad = all.find((w) => w.text === drawn('بغداد'));
+  const unable = all.find((w) => w.text === drawn('عاجزين'));
+  assert.ok(baghdad && unable, 'both words found');
+  assert.ok(Math.abs(baghdad.yMax - unable.yMax) < 1, `same line: ${baghdad.yMax} / ${unable.yMax}`);
+});
+
+test('a justified line of Chinese reaches both margins: the spare room goes after each character (no spaces to widen); the last line is not spread', async () => {
+  const text = '满足中华人民共和国政府采购法第二十二条规定未被列入失信被执行人重大税收违法案件当事人名单政府采购严重违法失信行为记录名单';
+  const pages = await docxPages(buildDocx({ body: p(text, '<w:jc w:val="both"/>', '<w:rFonts w:eastAsia="SimSun"/><w:sz w:val="32"/>') }));
+  const boxes = textBoxes(pages).filter((b) => /[\u4e00-\u9fff]/.test(b.text));
+  const ys = [...new Set(boxes.map((b) => b.y))].sort((a, b) => a - b);
+  assert.ok(ys.length >= 2, `${ys.length} lines`);
+  const first = boxes.filter((b) => b.y === ys[0]);
+  const last = boxes.filter((b) => b.y === ys[ys.length - 1]);
+  const right = Math.max(...first.map((b) => b.x + b.width));
+  assert.ok(Math.abs(right - RIGHT) < 0.5, `first line ends at ${right}, margin ${RIGHT}`);
+  assert.ok(first.some((b) => (b.charSpace ?? 0) > 0), 'spread by character spacing');
+  assert.ok(last.every((b) => !b.charSpace), 'the last line keeps its natural spacing');
+  assert.ok(Math.max(...last.map((b) => b.x + b.width)) < RIGHT - 16, 'and ends short of the margin');
 });

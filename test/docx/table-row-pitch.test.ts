@@ -117,6 +117,9 @@ test('the empty paragraph Word writes after a table that ends a cell takes no ro
   // line below the nested table's last line; a paragraph with text after the nested table adds its line.
   assert.ok(Math.abs(empty - 11.5) < 0.05, `empty mark: ${empty}`);
   assert.ok(Math.abs(withText - empty - 11.5) < 0.05, `text: ${withText} vs ${empty}`);
+  // Its line goes, its space after stays (LibreOffice 7.4 on aspose__Newsletter_1's banner rows: 18 pt each).
+  const spaced = await gap('<w:p><w:pPr><w:spacing w:after="360"/></w:pPr></w:p>');
+  assert.ok(Math.abs(spaced - empty - 18) < 0.5, `space after: ${spaced} vs ${empty}`);
 });
 
 test('corpus: textract__paragraphs_and_tables puts the paragraph after its nested table where LibreOffice does', { skip: !fs.existsSync(corpusFile('textract__paragraphs_and_tables.docx')) && 'no corpus' }, async () => {
@@ -127,4 +130,36 @@ test('corpus: textract__paragraphs_and_tables puts the paragraph after its neste
   // LibreOffice 7.4: "Row 1" 115.1, last "Inner" row 186.1, "This is the paragraph after the table." 228.6.
   assert.ok(Math.abs(inner[inner.length - 1] - first - 71.0) < 0.5, `${inner[inner.length - 1] - first}`);
   assert.ok(Math.abs(after - first - 113.5) < 0.5, `${after - first}`);
+});
+
+/**
+ * "Top", a spacer row of two empty cells (18 pt of space after their empty paragraphs), "Bottom": `hide` puts
+ * w:hideMark on the spacer's cells (`hideSecond` false leaves it off the second), `trHeight` its declared height.
+ */
+function spacerDoc(hide: boolean, trHeight?: number, hideSecond = hide): Uint8Array {
+  const cell = (content: string, hideMark: boolean): string => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/>${hideMark ? '<w:hideMark/>' : ''}</w:tcPr>${content}</w:tc>`;
+  const empty = '<w:p><w:pPr><w:spacing w:after="360" w:line="240" w:lineRule="auto"/></w:pPr></w:p>';
+  const height = trHeight ? `<w:trPr><w:trHeight w:val="${trHeight}"/></w:trPr>` : '';
+  const body =
+    `<w:tbl><w:tblPr><w:tblW w:w="6000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>` +
+    `<w:tr>${cell(p('Top', '', ARIAL), false)}${cell(p('x', '', ARIAL), false)}</w:tr>` +
+    `<w:tr>${height}${cell(empty, hide)}${cell(empty, hideSecond)}</w:tr>` +
+    `<w:tr>${cell(p('Bottom', '', ARIAL), false)}${cell(p('y', '', ARIAL), false)}</w:tr></w:tbl>` + p('');
+  return buildDocx({ body });
+}
+
+test('w:hideMark: a row whose cells hold only their hidden end-of-cell marks is its declared height (or none), not its empty lines', async () => {
+  const pitch = async (bytes: Uint8Array): Promise<number> => {
+    const all = await pdfWords(bytes);
+    return word(all, 'Bottom').yMin - word(all, 'Top').yMin;
+  };
+  const shown = await pitch(spacerDoc(false, 100));
+  const hidden = await pitch(spacerDoc(true, 100));
+  const hiddenNoHeight = await pitch(spacerDoc(true));
+  const oneShown = await pitch(spacerDoc(true, 100, false));
+  // Row "Top" is ~11.5 pt; the spacer with its marks shown is an empty line plus 18 pt after (~29.5 pt).
+  assert.ok(shown - hidden > 20, `hidden marks: the spacer row is its 5 pt height (pitch ${hidden} against ${shown})`);
+  // Without a declared height the row keeps only the 1 pt every row has at least (pdf/layout/table.ts).
+  assert.ok(Math.abs(hidden - hiddenNoHeight - 4) < 0.5, `without a declared height it takes no room (pitch ${hiddenNoHeight}, with 5 pt: ${hidden})`);
+  assert.ok(Math.abs(oneShown - shown) < 0.5, `one cell showing its mark keeps the row's empty line (pitch ${oneShown} against ${shown})`);
 });

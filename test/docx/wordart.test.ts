@@ -98,4 +98,7 @@ test('corpus: the 保密 watermark of a Word 2007 file is drawn across the middl
   assert.ok(ink.n > 1000, `${ink.n} watermark pixels`);
   assert.ok(Math.abs(ink.x - 306) < 20 && Math.abs(ink.y - 396) < 20, `centred at ${ink.x.toFixed(0)},${ink.y.toFixed(0)}`);
   assert.ok(ink.corr < -0.5, `rising to the right (x/y correlation ${ink.corr.toFixed(2)})`);
+  // Two ideographs as tall as the 4 × 2-inch shape (an ideograph fills its em; 0.85 em left them ~216 pt across,
+  // LibreOffice's outlines stretched to the shape span 286 pt).
+  assert.ok(ink.width > 230, `the watermark spans ${ink.width.toFixed(0)} pt across`);
 });

@@ -35,7 +35,8 @@ const token = (name: string, extra: Partial<TokenRecord> = {}): Omit<TokenRecord
   ...extra,
 });
 
-function templateInput(uuid: string, name: string): Omit<TemplateRecord, 'id' | 'version'> {
+/** A template record as create() takes it (also test/team/caches.test.ts's). */
+export function templateInput(uuid: string, name: string): Omit<TemplateRecord, 'id' | 'version'> {
   return {
     uuid,
     name,

@@ -105,8 +105,32 @@ function readChartSpace(space: XElement, chartEl: XElement, theme: Theme): Chart
     const hidden = children(legend, 'c:legendEntry').filter((e) => val(e, 'c:delete') === '1').map((e) => Number(val(e, 'c:idx')));
     chart.legend = { position: (['t', 'b', 'l', 'r', 'tr'].includes(pos) ? pos : 'r') as 't' | 'b' | 'l' | 'r' | 'tr', text: textStyle(child(legend, 'c:txPr'), theme, base) };
     if (hidden.length > 0) chart.legend.hidden = hidden.filter(Number.isFinite);
+    const box = edgeLayout(child(child(legend, 'c:layout'), 'c:manualLayout'));
+    if (box) chart.legend.box = box;
   }
   return chart;
+}
+
+/**
+ * A c:manualLayout whose x and y are in edge mode (fractions of the chart from its top-left corner; ECMA-376
+ * 21.2.2.95, 21.2.2.208). Factor mode (the default: offsets from where the element would go on its own) is left
+ * to the automatic layout, as are unreadable values.
+ */
+function edgeLayout(layout: XElement | undefined): { x: number; y: number; w?: number; h?: number } | undefined {
+  if (!layout || val(layout, 'c:xMode') !== 'edge' || val(layout, 'c:yMode') !== 'edge') return undefined;
+  const fraction = (name: string): number | undefined => {
+    const n = Number(val(layout, name));
+    return val(layout, name) !== undefined && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined;
+  };
+  const x = fraction('c:x');
+  const y = fraction('c:y');
+  if (x === undefined || y === undefined) return undefined;
+  const box: { x: number; y: number; w?: number; h?: number } = { x, y };
+  const w = fraction('c:w');
+  const h = fraction('c:h');
+  if (w !== undefined && w > 0) box.w = w;
+  if (h !== undefined && h > 0) box.h = h;
+  return box;
 }
 
 function isSecondary(plot: XElement, plotArea: XElement | undefined): boolean {

@@ -269,7 +269,9 @@ function chartRun(ctx: PartContext, data: XElement | undefined, classic: boolean
 /** A paragraph holding one image (or chart), in the document's default paragraph style. */
 export function imageParagraph(ctx: PartContext, image: ImageRun | ChartRun, align?: 'left' | 'center' | 'right'): Paragraph {
   const base = ctx.doc.styles.paragraphStyle(undefined);
-  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, line: undefined, lineRule: undefined });
+  // No spacing of its own: a Normal style's HTML "auto" spacing (w:beforeAutospacing, 14 pt) would otherwise move a
+  // floating picture below the position its anchor gives it.
+  const style = toParagraphStyle({ ...ctx.doc.styles.docP, ...base.p, spaceBefore: 0, spaceAfter: 0, beforeAuto: false, afterAuto: false, line: undefined, lineRule: undefined });
   if (align) style.align = align;
   return { type: 'paragraph', runs: [image], style };
 }

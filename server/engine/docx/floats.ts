@@ -327,7 +327,9 @@ export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string
     return floatTable(placement, [picture], NO_MARGINS, 'top');
   }
   style.color = seeThrough(fill, opacity);
-  style.size = round2(Math.max(1, Math.min(placement.height * 0.85, (placement.width * 0.95) / emsOf(text))));
+  // Stretched to the shape, a Latin string's capitals fill its height at ~0.85 em; ideographs fill their whole em.
+  const fills = /^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\s]+$/u.test(text) ? 1 : 0.85;
+  style.size = round2(Math.max(1, Math.min(placement.height * fills, (placement.width * 0.95) / emsOf(text))));
   const paragraph: Paragraph = { type: 'paragraph', runs: [{ type: 'text', text, style }], style: { ...toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }), align: 'center' } };
   return floatTable(placement, [paragraph], NO_MARGINS, 'middle');
 }

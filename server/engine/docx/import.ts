@@ -95,7 +95,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const closeSection = (sectPr: XElement | undefined): void => {
     refs = sectionReferences(doc, sectPr, refs);
     const previous = sections[sections.length - 1];
-    const page = pageSetup(sectPr, gutterAtTop);
+    const page = pageSetup(sectPr, gutterAtTop, theme);
     const sameColumns = JSON.stringify(previous?.page.columns) === JSON.stringify(page.columns);
     // Word lays a continuous section out between its own left and right margins (when it states them), on the
     // page it shares with the section before.

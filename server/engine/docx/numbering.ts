@@ -203,6 +203,9 @@ export class Numbering {
         if (lvl.text !== undefined) list.text = lvl.text;
         const start = override ?? lvl.start;
         if (start !== undefined && lvl.format !== 'bullet') list.start = start;
+        // A shallower level with no item yet shows its start value in this level's text ("%1.%2" → "5.1").
+        const parents = Array.from({ length: level }, (_, l) => numDef.startOverrides.get(l) ?? (numDef.levelOverrides.get(l) ?? abs.levels.get(l))?.start ?? 1);
+        if (parents.some((v) => v !== 1)) list.parentStarts = parents;
         result = { list, p: lvl.p, r: lvl.r };
         if (lvl.unsupported) result.unsupported = lvl.unsupported;
       }

@@ -35,6 +35,8 @@ export interface RProps {
   lang?: string;
   /** w:w: horizontal scale of the glyphs, percent. */
   scale?: number;
+  /** w:spacing (in w:rPr): points added after each character (negative: condensed). */
+  charSpacing?: number;
 }
 
 export interface TabDef extends TabStop {
@@ -209,6 +211,12 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
       case 'w:lang':
         if (val) out.lang = val;
         break;
+      case 'w:spacing': {
+        // ST_SignedTwipsMeasure: twentieths of a point after every character, expanded (> 0) or condensed (< 0).
+        const pt = twips(val ?? undefined);
+        if (pt !== undefined && Number.isFinite(pt)) out.charSpacing = Math.min(1584, Math.max(-1584, pt));
+        break;
+      }
       case 'w:w': {
         // ST_TextScale: a percentage from 1 to 600 (Word writes "95"; "95%" is the transitional form).
         const scale = parseFloat(val ?? '');
@@ -220,6 +228,12 @@ export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
     }
   }
   return out;
+}
+
+/** Hundredths of a line (ST_DecimalNumber of w:beforeLines/w:afterLines) as points, a line being 12 pt. */
+function lines(value: string | undefined): number | undefined {
+  const n = num(value);
+  return n === undefined ? undefined : Math.max(0, n) * 0.12;
 }
 
 /** Layers run properties. With `toggle`, on/off properties switch instead of override (style over style). */
@@ -315,13 +329,24 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       }
       case 'w:spacing': {
-        const before = twips(el.attrs['w:before']);
-        const after = twips(el.attrs['w:after']);
+        // Spacing in hundredths of a line (w:beforeLines/w:afterLines, a line being 12 pt) counts where the same
+        // element gives no w:before/w:after: Word writes both, in agreement, when it writes both (LibreOffice's
+        // import reads them so); files with only the line form (oxsdk__Outreach_Toolkit's bullets, 0.6 line
+        // before and after) would otherwise lose that spacing.
+        const before = twips(el.attrs['w:before']) ?? lines(el.attrs['w:beforeLines']);
+        const after = twips(el.attrs['w:after']) ?? lines(el.attrs['w:afterLines']);
         if (before !== undefined) out.spaceBefore = before;
         if (after !== undefined) out.spaceAfter = after;
+        // A length written without its auto flag is a length: it replaces an "auto" spacing inherited from the
+        // style, as Word's page count shows (oxsdk__BackgroundReport: Normal (Web) auto spacing under direct
+        // w:before="0" w:after="0" — Word 78 pages, as LibreOffice, whose writerfilter does the same).
         if (el.attrs['w:beforeAutospacing'] !== undefined) out.beforeAuto = onOff(el.attrs['w:beforeAutospacing']);
+        else if (before !== undefined) out.beforeAuto = false;
         if (el.attrs['w:afterAutospacing'] !== undefined) out.afterAuto = onOff(el.attrs['w:afterAutospacing']);
-        const line = num(el.attrs['w:line']);
+        else if (after !== undefined) out.afterAuto = false;
+        // In 240ths of a line for 'auto', twips otherwise; Strict writes a universal measure ("12.95pt" = 259).
+        const lineTw = twips(el.attrs['w:line']);
+        const line = lineTw === undefined ? undefined : lineTw * 20;
         if (line !== undefined && line > 0) {
           const rule = el.attrs['w:lineRule'];
           out.lineRule = rule === 'exact' ? 'exact' : rule === 'atLeast' ? 'atLeast' : 'auto';

@@ -44,6 +44,7 @@ export function toRunStyle(r: RProps, text: string, link?: string): RunStyle {
   else if (r.smallCaps) style.smallCaps = true;
   if (link) style.link = link;
   if (r.scale !== undefined && r.scale !== 100) style.scale = r.scale;
+  if (r.charSpacing) style.charSpacing = r.charSpacing;
   return style;
 }
 

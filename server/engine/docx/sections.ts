@@ -3,9 +3,11 @@
  * Word lets a section inherit each header/footer kind from the section before it; the first-page kind is
  * used only with w:titlePg, the even-page kind only when settings.xml turns on w:evenAndOddHeaders.
  */
-import type { Block, Columns, HeaderFooterSet, PageSetup, Section } from '../model/types.js';
+import type { Block, Columns, HeaderFooterSet, PageBorders, PageSetup, Section } from '../model/types.js';
 import { createPartContext } from './blocks.js';
 import { isBlock, type DocContext } from './context.js';
+import { readBorders } from './props.js';
+import type { Theme } from './theme.js';
 import { onOff, round2, twips } from './units.js';
 import { child, children, type XElement } from './xml.js';
 
@@ -16,7 +18,7 @@ const LETTER = { width: 612, height: 792 };
  * section (w:rtlGutter), or the top one when settings.xml says w:gutterAtTop — and then the header moves down with
  * it, as it does in LibreOffice (nothing is printed in a binding).
  */
-export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false): PageSetup {
+export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false, theme?: Theme): PageSetup {
   const size = child(sectPr, 'w:pgSz');
   const mar = child(sectPr, 'w:pgMar');
   let width = twips(size?.attrs['w:w']) ?? LETTER.width;
@@ -45,6 +47,8 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false): Pa
   };
   const columns = readColumns(child(sectPr, 'w:cols'));
   if (columns) setup.columns = columns;
+  const borders = theme ? pageBorders(child(sectPr, 'w:pgBorders'), theme) : undefined;
+  if (borders) setup.borders = borders;
   // Only a grid of lines snaps lines ('default' has none); a pitch below 1 pt is no grid.
   if ((gridType === 'lines' || gridType === 'linesAndChars' || gridType === 'snapToChars') && pitch !== undefined && pitch >= 1 && pitch <= 720) {
     setup.linePitch = round2(pitch);
@@ -59,6 +63,30 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false): Pa
     }
   }
   return setup;
+}
+
+/**
+ * w:pgBorders (ECMA-376 §17.6.10): the sides that have a line, each with its w:space (points, up to 31) from the
+ * page's edge or from the text; w:display (allPages, firstPage, notFirstPage), w:zOrder (front, back) and the
+ * bottom and right sides' w:shadow.
+ * Art borders (w:val="apples"…) are drawn as plain lines of their width.
+ */
+function pageBorders(el: XElement | undefined, theme: Theme): PageBorders | undefined {
+  const sides = readBorders(el, theme);
+  if (!el || !sides) return undefined;
+  const out: PageBorders = {};
+  for (const side of ['top', 'right', 'bottom', 'left'] as const) {
+    const line = sides[side];
+    if (line) out[side] = { ...line, space: line.space ?? 0 };
+  }
+  if (!out.top && !out.right && !out.bottom && !out.left) return undefined;
+  if (el.attrs['w:offsetFrom'] === 'page') out.offsetFrom = 'page';
+  const display = el.attrs['w:display'];
+  if (display === 'firstPage') out.display = 'first';
+  else if (display === 'notFirstPage') out.display = 'notFirst';
+  if (el.attrs['w:zOrder'] === 'back') out.behind = true;
+  if (['w:bottom', 'w:right'].some((name) => { const side = child(el, name); return side?.attrs['w:shadow'] !== undefined && onOff(side.attrs['w:shadow']); })) out.shadow = true;
+  return out;
 }
 
 /** Newspaper columns (w:cols): count, spacing (default 0.5 inch), unequal widths (w:col), separator (w:sep). */

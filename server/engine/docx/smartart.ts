@@ -6,7 +6,7 @@
  * colour, alignment and vertical anchor, and its shape's fill (so white text on a coloured shape stays
  * readable; the cell is a rectangle whatever the shape's outline). Read as text, that is row by row, left to
  * right — the order the labels are seen in. Without a drawing part, the diagram data's text points become
- * paragraphs in the order of the data.
+ * paragraphs in the order of the data, in a frame of the diagram's size.
  */
 import type { Block, Paragraph, RunStyle, Table, TableCell, TableRow } from '../model/types.js';
 import type { PartContext } from './context.js';
@@ -59,7 +59,23 @@ export function smartArtBlocks(ctx: PartContext, relIds: XElement | undefined, f
   }
   const shapes = sps.map((sp) => readShape(ctx, sp)).filter((s): s is ArtShape => s !== undefined);
   if (shapes.length > 0) return [layoutTable(shapes, frameWidth, frameHeight)];
-  return dataPointParagraphs(ctx, dataModel);
+  const points = dataPointParagraphs(ctx, dataModel);
+  return frameWidth && frameHeight ? [frameTable(points, frameWidth, frameHeight)] : points;
+}
+
+/**
+ * The data's text points in a borderless one-cell table of the diagram's size: Word lays the diagram out again
+ * from its data into the inline's wp:extent, so the diagram takes that room in the text whatever it holds
+ * (oxsdk__SmartArt1, four diagrams without drawing parts: Word's docProps/app.xml says 2 pages, its
+ * w:lastRenderedPageBreak falls before the fourth; as a bare list of labels they fitted on one).
+ */
+function frameTable(blocks: Block[], width: number, height: number): Table {
+  return {
+    type: 'table',
+    columns: [round2(width)],
+    rows: [{ cells: [{ blocks }], height: round2(height), cantSplit: true }],
+    style: { borders: null, cellPadding: 0, width: round2(width), layout: 'fixed' },
+  };
 }
 
 function baseRun(ctx: PartContext): ReturnType<typeof mergeR> {

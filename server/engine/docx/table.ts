@@ -173,6 +173,8 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
     const T: Borders = mergeBorders(tableBase.tableBorders, exceptions) ?? {};
     const rawCells: RawCell[] = [];
     if (row.before > 0) rawCells.push(spacerCell(row.before, 0));
+    // Whether some cell of the row shows its end-of-cell mark (see dropHiddenMarks).
+    let marksShown = row.cells.length === 0;
     for (const { tc, start, span } of row.cells) {
       const tcPr = child(tc, 'w:tcPr');
       const layer = conditionalLayer(style, look, r, start, nRows, nCols, headerRows);
@@ -181,6 +183,8 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
       const blocks: Block[] = [];
       for (const item of ctx.readBlocks(tc, layer)) if (isBlock(item)) blocks.push(item);
       dropMarkAfterTable(blocks);
+      const hideMark = child(tcPr, 'w:hideMark');
+      if (!hideMark || !onOff(hideMark.attrs['w:val']) || vMerge || blocks.length !== 1 || !isBareMark(blocks[0])) marksShown = true;
       const cell: TableCell = { blocks };
       if (span > 1) cell.colSpan = span;
       const shading = readShading(child(tcPr, 'w:shd'), theme);
@@ -221,6 +225,7 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
       tableRow.height = round2(h);
       if (rule === 'exact') tableRow.heightRule = 'exact';
     }
+    if (!marksShown) dropHiddenMarks(rawCells);
     if (isOn(child(row.trPr, 'w:cantSplit'))) tableRow.cantSplit = true;
     rows.push(tableRow);
   });
@@ -440,7 +445,26 @@ function decideBorders(rows: RawCell[][]): { uniform: BorderLine | null } {
 function dropMarkAfterTable(blocks: Block[]): void {
   const last = blocks[blocks.length - 1];
   const before = blocks[blocks.length - 2];
-  if (!last || last.type !== 'paragraph' || last.list || !before || before.type !== 'table' || before.style?.float) return;
-  if (last.footnotes?.length || !last.runs.every((r) => r.type === 'text' && r.text === '')) return;
+  if (!last || !isBareMark(last) || !before || before.type !== 'table' || before.style?.float) return;
   blocks.pop();
+  // Its line goes, its space after stays (LibreOffice: aspose__Newsletter_1's banner rows keep the 18 pt).
+  const after = last.type === 'paragraph' ? (last.style?.spaceAfter ?? 0) : 0;
+  if (after > 0) blocks.push({ type: 'paragraph', runs: [], style: { spaceBefore: 0, spaceAfter: after, lineExact: 0.01 } });
+}
+
+/** A paragraph that is nothing but its mark: no text, picture, tag, list number or note. */
+function isBareMark(block: Block): boolean {
+  return block.type === 'paragraph' && !block.list && !block.footnotes?.length && block.runs.every((r) => r.type === 'text' && r.text === '');
+}
+
+/**
+ * w:hideMark (ECMA-376 §17.4.20): the end-of-cell mark does not count in the row's height. Applied where Word's
+ * rule and LibreOffice's (writerfilter's lcl_hideMarks + lcl_emptyRow) agree: a row that declares a height and
+ * whose cells all hide their mark and hold nothing else (no vertical merge) is exactly that height
+ * (docx2python__Weekly_Schedule's spacer rows: ink 0.58 → 0.97). Word also drops the mark's height of such a cell
+ * in a row with other content; LibreOffice does not, and neither does docloom (aspose__Newsletter_1's banner
+ * rows with merged cells keep their marks' height, as LibreOffice draws them).
+ */
+function dropHiddenMarks(cells: RawCell[]): void {
+  for (const raw of cells) raw.cell.blocks = [];
 }

@@ -116,7 +116,7 @@ function inline(value: Json, path: string): Inline {
 
 function listInfo(value: Json, path: string): ListInfo {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['id', 'level', 'format', 'text', 'start']));
+  onlyKeys(obj, path, new Set(['id', 'level', 'format', 'text', 'start', 'parentStarts']));
   const out: ListInfo = {
     id: string(obj.id, at(path, 'id')),
     level: integer(obj.level, at(path, 'level'), 0, 8),
@@ -124,6 +124,11 @@ function listInfo(value: Json, path: string): ListInfo {
   };
   if (obj.text !== undefined) out.text = string(obj.text, at(path, 'text'));
   if (obj.start !== undefined) out.start = integer(obj.start, at(path, 'start'), 0, 1_000_000);
+  if (obj.parentStarts !== undefined) {
+    const starts = array(obj.parentStarts, at(path, 'parentStarts'));
+    if (starts.length > 8) fail(at(path, 'parentStarts'), 'has more than 8 levels.');
+    out.parentStarts = starts.map((v, i) => integer(v, at(at(path, 'parentStarts'), i), 0, 1_000_000));
+  }
   return out;
 }
 

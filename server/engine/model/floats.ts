@@ -76,7 +76,8 @@ export interface FloatPlacement {
   shape?: FloatShape;
   /**
    * Goes to the next page with its anchor paragraph when, placed from that paragraph, it would pass the page's
-   * foot (floating tables and frames, as LibreOffice and Word move them); pictures and shapes stay on the page.
+   * foot (floating tables and frames, as LibreOffice and Word move them). Pictures and shapes with text wrapped
+   * around them move so only when they would pass the page's edge; those without wrapping stay on the page.
    */
   withAnchor?: boolean;
 }

@@ -38,6 +38,11 @@ export interface RunStyle {
    * that much wider or narrower, its height unchanged. Read from .docx only.
    */
   scale?: number;
+  /**
+   * Space added after every character, in points (Word's character spacing, w:spacing in w:rPr: expanded when
+   * positive, condensed when negative; absent = 0): measured and drawn. Read from .docx only.
+   */
+  charSpacing?: number;
 }
 
 export interface TabStop {
@@ -234,7 +239,17 @@ export interface Chart {
   xAxis?: ChartAxis;
   /** The value axis of plots drawn against a second scale (combination charts), on the right. */
   secondaryAxis?: ChartAxis;
-  legend?: { position: 't' | 'b' | 'l' | 'r' | 'tr'; text?: ChartText; hidden?: number[] };
+  legend?: {
+    position: 't' | 'b' | 'l' | 'r' | 'tr';
+    text?: ChartText;
+    hidden?: number[];
+    /**
+     * The author's placement (c:manualLayout in edge mode): the legend's box as fractions of the chart's width and
+     * height (x, y its top-left corner; w, h its size, absent: as wide and tall as its entries need). The plot area
+     * then keeps its room: the legend is drawn where it was put, over the plot if that is where it lies.
+     */
+    box?: { x: number; y: number; w?: number; h?: number };
+  };
   /** Where points fall on the category axis: on the category's middle ('between') or its edges ('midCat'). */
   crossBetween?: 'between' | 'midCat';
   /** Default text of the chart. */
@@ -269,6 +284,11 @@ export interface ListInfo {
   /** Word's level text, e.g. '%1.' or '%1.%2)'; the bullet character for bullets. */
   text?: string;
   start?: number;
+  /**
+   * The start values of the shallower levels (index = level), shown by '%1'… while such a level has no item yet:
+   * Word numbers a first level-2 item "5.1" when level 1 starts at 5 (oxsdk__hyperlink's "5.1 General").
+   */
+  parentStarts?: number[];
 }
 
 export interface Paragraph {
@@ -377,6 +397,26 @@ export interface PageSetup {
   linePitch?: number;
   /** Newspaper columns (Word's w:cols): the body fills column 1, then 2… on each page. */
   columns?: Columns;
+  /** Lines around the page (Word's w:pgBorders). */
+  borders?: PageBorders;
+}
+
+/**
+ * Lines around each page of a section (Word's w:pgBorders). Each side's `space` is its distance in points from the
+ * page's edge (`offsetFrom` 'page') or from the text area, the margins' box (`offsetFrom` 'text', the default).
+ */
+export interface PageBorders {
+  top?: BorderLine;
+  right?: BorderLine;
+  bottom?: BorderLine;
+  left?: BorderLine;
+  offsetFrom?: 'page' | 'text';
+  /** Which pages of the section have them (default: all). */
+  display?: 'all' | 'first' | 'notFirst';
+  /** Drawn under the page's text (w:zOrder="back") instead of over it. */
+  behind?: boolean;
+  /** A shadow: the bottom and right lines drawn again, a line's width outwards (w:shadow). */
+  shadow?: boolean;
 }
 
 export interface Columns {

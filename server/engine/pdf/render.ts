@@ -26,6 +26,7 @@ import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
 import { behindBoxes, placeFloatsInStacks } from './flow/floats.js';
 import { pageLabels } from './flow/page-numbers.js';
+import { bordersOnPage, pageBorderBoxes } from './flow/page-borders.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
@@ -66,6 +67,8 @@ interface LaidSection {
   ctx: LayoutContext;
   /** Newspaper columns of the body (null: one column). */
   columns: ColumnSet | null;
+  /** The section's margins as it sets them (page borders are placed against these). */
+  base: PageGeometry;
 }
 
 const FIELD_PLACEHOLDER = '000';
@@ -150,7 +153,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
   const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
   const anyBehind = [...parts.values()].some((part) => part.hasBehind);
-  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns };
+  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns, base };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -204,11 +207,18 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   const emitter = new Emitter();
   const sectionStarts: number[] = [];
   const sections = laid.map((l) => l.section);
-  // Floats behind the text in headers and footers go under the body, painted before the header itself.
+  // Floats behind the text in headers and footers go under the body, painted before the header itself; page
+  // borders under it or over it (w:zOrder).
   const withBehind = (page: LaidPage): void => {
     let s = sectionStarts.length - 1;
     while (s > 0 && sectionStarts[s] > page.number) s--;
     const ls = laid[s];
+    const borders = ls ? asObject<PageSetup>(ls.section.page)?.borders : undefined;
+    if (ls && bordersOnPage(borders, page.number - sectionStarts[s])) {
+      const lines = pageBorderBoxes(borders, ls.base);
+      if (borders.behind === true) page.boxes.unshift(...lines);
+      else page.boxes.push(...lines);
+    }
     if (ls && ls.anyBehind) {
       // Even and odd are the page's number, not its place (a section numbered from 200 starts on an even page).
       const even = [ls.section.header, ls.section.footer].some((set) => Array.isArray(asObject<HeaderFooterSet>(set)?.even));
@@ -217,8 +227,9 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
         const source = variantFor(ls.section, page.number - sectionStarts[s], shown, asObject(set));
         const part = Array.isArray(source) ? ls.parts.get(source) : undefined;
         if (!part || !part.hasBehind) continue;
-        const y = isHeader ? ls.geo.headerDistance : ls.geo.height - ls.geo.footerDistance - part.height;
-        page.boxes.unshift(...behindBoxes(part.blocks, ls.geo, y, { page: page.number, pages: null }));
+        const geo = pageGeo(ls, page.number - sectionStarts[s]);
+        const y = isHeader ? geo.headerDistance : geo.height - geo.footerDistance - part.height;
+        page.boxes.unshift(...behindBoxes(part.blocks, geo, y, { page: page.number, pages: null }));
       }
     }
     onPage(page);
@@ -241,19 +252,29 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   return sectionStarts;
 }
 
+/**
+ * The geometry of a section's page `index` (0: its first): the title page's own (w:titlePg) when its header or
+ * footer gives it other margins — what its header's and footer's floats are placed against, as its body is.
+ */
+function pageGeo(ls: LaidSection, index: number): PageGeometry {
+  return index === 0 && ls.firstGeo ? ls.firstGeo : ls.geo;
+}
+
 function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionStarts: number[], pages: number): void {
   const emitter = new Emitter();
   let s = 0;
   // Their floats behind the text were placed under the body (flowSections).
-  placeFloatsInStacks(emitter, () => laid[s].geo, false);
+  let geo = laid[0]?.geo;
+  placeFloatsInStacks(emitter, () => geo, false);
   const labels = pageLabels(laid.map((l) => l.section), sectionStarts, pages);
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
-    const { section, geo, parts, ctx } = laid[s];
+    const { section, parts, ctx } = laid[s];
     // Every page: a header or footer with page fields is laid out again for each one, which can take long.
     ctx.budget?.now();
     if (parts.size === 0) continue;
     const index = page - sectionStarts[s];
+    geo = pageGeo(laid[s], index);
     const pageText = labels[page - 1]?.text ?? String(page);
     const fields = { page, pages, pageText };
     for (const [set, isHeader] of [[section.header, true], [section.footer, false]] as const) {

@@ -14,7 +14,9 @@ import { pgTemplates } from './templates.js';
 import { pgDocuments } from './documents.js';
 import { pgIdempotency } from './idempotency.js';
 import { pgSettings } from './settings.js';
-import { openPgQueue } from './queue.js';
+import { DONE_CHANNEL, JOBS_CHANNEL, openPgQueue } from './queue.js';
+import { pgListener } from './listener.js';
+import { CACHE_CHANNEL, CACHE_TTL_MS, openCaches } from './caches.js';
 import { exclusively } from './leader.js';
 import { pgBatches } from './batches.js';
 import type { FileStore } from '../files/file-store.js';
@@ -28,6 +30,8 @@ export interface OpenPgOptions extends PoolOptions {
   log?: (line: string) => void;
   /** Where batches' rows files are kept (the instance's FileStore); without it the repositories have no batches. */
   files?: FileStore;
+  /** How long a cached token or template record may be answered at most (store/pg/caches.ts; tests shorten it). */
+  cacheTtlMs?: number;
   /** The migrations to run (tests of upgrades and of refusals pass their own list). */
   migrations?: readonly Migration[];
 }
@@ -55,23 +59,29 @@ export async function openPgRepositories(databaseUrl: string | DatabaseUrl, opti
     } finally {
       client.release();
     }
+    // One listening connection for the instance: the queue's wake-ups and the caches' invalidations.
+    const listener = pgListener(pool, [JOBS_CHANNEL, DONE_CHANNEL, CACHE_CHANNEL], log);
+    const caches = openCaches(listener, options.cacheTtlMs ?? CACHE_TTL_MS);
     return {
       backend: 'postgres',
       pool,
       url,
       meta: await pgMeta(pool, schema),
-      tokens: pgTokens(pool),
-      templates: pgTemplates(pool, options.cacheDir),
+      tokens: pgTokens(pool, caches.tokens),
+      templates: pgTemplates(pool, options.cacheDir, caches.templates),
       documents: pgDocuments(pool),
       idempotency: pgIdempotency(pool),
       settings: pgSettings(pool),
       ...(options.files ? { batches: pgBatches(pool, options.files, options.cacheDir) } : {}),
-      openQueue: (queueOptions) => openPgQueue(pool, queueOptions),
+      openQueue: (queueOptions) => openPgQueue(pool, listener, queueOptions),
       exclusively: (name, work) => exclusively(pool, name, work),
       ping: async () => {
         await pool.query('SELECT 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
     };
   } catch (err) {
     await pool.end().catch(() => undefined);

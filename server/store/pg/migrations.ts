@@ -137,6 +137,31 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    describe: 'tokens, templates: a notification on every change (the instances\' caches drop their copies)',
+    async up(client) {
+      // store/pg/caches.ts: each instance keeps copies of token and template records and drops them when told. A
+      // trigger rather than the repositories' own statements: a change made any way (another docloom, `docloom
+      // migrate`, an administrator's DELETE in psql) is told. Inserts need none: absences are never cached. The
+      // notification is delivered when the change commits, in commit order, to every listening connection.
+      await client.query(`
+        CREATE FUNCTION docloom_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'TRUNCATE' THEN
+            PERFORM pg_notify('docloom_cache', TG_TABLE_NAME || ':*');
+          ELSE
+            PERFORM pg_notify('docloom_cache', TG_TABLE_NAME || ':' || OLD.id);
+          END IF;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER tokens_cache AFTER UPDATE OR DELETE ON tokens FOR EACH ROW EXECUTE FUNCTION docloom_cache_notify();
+        CREATE TRIGGER tokens_cache_truncate AFTER TRUNCATE ON tokens FOR EACH STATEMENT EXECUTE FUNCTION docloom_cache_notify();
+        CREATE TRIGGER templates_cache AFTER UPDATE OR DELETE ON templates FOR EACH ROW EXECUTE FUNCTION docloom_cache_notify();
+        CREATE TRIGGER templates_cache_truncate AFTER TRUNCATE ON templates FOR EACH STATEMENT EXECUTE FUNCTION docloom_cache_notify();
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS.at(-1)!.version;

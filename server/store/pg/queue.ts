@@ -7,40 +7,60 @@
  *
  * Wake-ups: `NOTIFY docloom_jobs` on every enqueue (idle workers of every instance claim at once) and
  * `NOTIFY docloom_done, '<id>'` in the statement that completes a document (a synchronous request waiting on
- * another instance answers at once). One connection per instance LISTENs; a poll every second covers what a
- * notification cannot (a lease running out) and what a dropped listening connection would miss.
+ * another instance answers at once). They arrive on the instance's one listening connection (store/pg/listener.ts,
+ * shared with the caches); a poll every second covers what a notification cannot (a lease running out) and what a
+ * dropped listening connection would miss.
  *
  * A synchronous create on an instance with a free render worker skips all of that (enqueueLeased): its job is born
  * leased to that instance, which renders it at once; only a takeover after its death goes through a claim.
  */
 import type pg from 'pg';
 import type { DocumentRecord } from '../records.js';
-import type { ClaimedJob, FinishOutcome, JobQueue, Lease, QueueOptions } from '../queue.js';
+import { WriteRefused, type ClaimedJob, type FinishOutcome, type JobQueue, type Lease, type QueueOptions, type WriteGuard } from '../queue.js';
+import type { PgListener } from './listener.js';
+import { templateStamp } from './templates.js';
 
-const JOBS_CHANNEL = 'docloom_jobs';
-const DONE_CHANNEL = 'docloom_done';
-/** How often idle workers look for jobs whose lease ran out, and waiters re-read records (missed notifications). */
+export const JOBS_CHANNEL = 'docloom_jobs';
+export const DONE_CHANNEL = 'docloom_done';
 /**
  * The record's insert, as a CTE named `doc` answering its id: `$1` the id, or 0 for the next of documents_id_seq
  * (NULLIF → COALESCE: nextval runs only then), written into the stored record too — one round trip instead of a
- * `SELECT nextval` before the insert.
+ * `SELECT nextval` before the insert. `from`: where its one row comes from (a guard's `allowed`, or nothing).
  */
-const NEW_DOCUMENT = `next AS (SELECT COALESCE(NULLIF($1::bigint, 0), nextval('documents_id_seq')) AS id),
+const newDocument = (from = ''): string => `next AS (SELECT COALESCE(NULLIF($1::bigint, 0), nextval('documents_id_seq')) AS id ${from}),
               doc AS (INSERT INTO documents (id, record) SELECT id, $2::jsonb || jsonb_build_object('id', id) FROM next RETURNING id)`;
+/**
+ * A WriteGuard as a CTE named `allowed` (one row: does the token exist, is the template current), its parameters
+ * from `$n`: the token's id, the template's uuid, the row version to match or null. Read in the statement's own
+ * snapshot, so a revoke or a template change committed before the statement began is seen.
+ */
+const guardCte = (n: number): string => `allowed AS (SELECT
+                EXISTS (SELECT 1 FROM tokens WHERE id = $${n}) AS token,
+                EXISTS (SELECT 1 FROM templates WHERE uuid = $${n + 1} AND ($${n + 2}::xid IS NULL OR xmin = $${n + 2}::xid)) AS template)`;
+const GUARDED = 'FROM allowed WHERE allowed.token AND allowed.template';
+const guardArgs = (guard: WriteGuard): unknown[] => [guard.tokenId, guard.template.uuid, (guard.exact && templateStamp(guard.template)) || null];
+type GuardedRow = { token: boolean; template: boolean; id: string | null };
+/** The id a guarded statement stored, or WriteRefused naming what its guard found gone. */
+const guardedId = (row: GuardedRow): number => {
+  if (!row.token) throw new WriteRefused('token');
+  if (!row.template || row.id === null) throw new WriteRefused('template');
+  return Number(row.id);
+};
 
+/** How often idle workers look for jobs whose lease ran out, and waiters re-read records (missed notifications). */
 const POLL_MS = 1_000;
-const RELISTEN_MS = 1_000;
 
 type ClaimRow = { document_id: number; attempt: number; priority: number; request: unknown; record: DocumentRecord };
 
-export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise<JobQueue> {
-  const { instance, leaseMs, log } = options;
+/** The queue over `listener`, which must LISTEN on JOBS_CHANNEL and DONE_CHANNEL (store/pg/index.ts makes it). */
+export async function openPgQueue(pool: pg.Pool, listener: PgListener, options: QueueOptions): Promise<JobQueue> {
+  const { instance, leaseMs } = options;
   const wakers: (() => void)[] = [];
   const waiting = new Map<number, (() => void)[]>();
-  let listener: pg.PoolClient | undefined;
   let closed = false;
 
   const wakeAll = () => {
+    if (closed) return;
     for (const wake of wakers) wake();
   };
   const settle = (id: number) => {
@@ -50,37 +70,9 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
     for (const resolve of waiters) resolve();
   };
 
-  const listen = async (): Promise<void> => {
-    if (closed) return;
-    try {
-      const client = await pool.connect();
-      client.on('notification', (msg) => {
-        if (msg.channel === JOBS_CHANNEL) wakeAll();
-        else if (msg.channel === DONE_CHANNEL) settle(Number(msg.payload));
-      });
-      const lost = (err?: Error) => {
-        if (listener !== client) return;
-        listener = undefined;
-        client.release(err ?? true);
-        if (!closed) {
-          log(`queue: the listening connection dropped${err ? ` (${err.message})` : ''}; listening again`);
-          setTimeout(() => void listen(), RELISTEN_MS).unref();
-        }
-      };
-      client.on('error', lost);
-      client.on('end', () => lost());
-      await client.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${DONE_CHANNEL}`);
-      listener = client;
-      if (closed) {
-        listener = undefined;
-        client.release(true);
-      }
-    } catch (err) {
-      if (!closed) setTimeout(() => void listen(), RELISTEN_MS).unref();
-      void err;
-    }
-  };
-  await listen();
+  listener.on(JOBS_CHANNEL, wakeAll);
+  listener.on(DONE_CHANNEL, (payload) => settle(Number(payload)));
+  await listener.start();
 
   // Leases run out without a notification, and a notification sent while the listener was away is lost.
   const poll = setInterval(() => {
@@ -115,12 +107,14 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
       confirm: async () => performance.now() - confirmedAt < leaseMs / 3 || hold(),
       async finish(patch) {
         // The job's row goes and the record is written in one statement, only if this claim is still the job's.
-        const { rowCount } = await pool.query(
-          `WITH gone AS (DELETE FROM render_jobs WHERE document_id = $1 AND attempt = $2 RETURNING document_id)
+        // Named, as the enqueue's: every document ends with it, so it is planned once per connection.
+        const { rowCount } = await pool.query({
+          name: 'docloom_finish',
+          text: `WITH gone AS (DELETE FROM render_jobs WHERE document_id = $1 AND attempt = $2 RETURNING document_id)
            UPDATE documents d SET record = d.record || $3::jsonb FROM gone WHERE d.id = gone.document_id
            RETURNING pg_notify('${DONE_CHANNEL}', d.id::text)`,
-          [documentId, attempt, JSON.stringify(patch)],
-        );
+          values: [documentId, attempt, JSON.stringify(patch)],
+        });
         if ((rowCount ?? 0) > 0) return 'done' satisfies FinishOutcome;
         const exists = (await pool.query('SELECT 1 FROM documents WHERE id = $1', [documentId])).rowCount ?? 0;
         return exists > 0 ? 'lost' : 'deleted';
@@ -130,11 +124,25 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
   };
 
   return {
-    async enqueue(record, request, priority) {
+    async enqueue(record, request, priority, guard) {
       // One statement, so one round trip and its own transaction: the record, its job and the wake-up (delivered at
       // commit) all happen or none does. The job's foreign key is checked at the statement's end, after both inserts.
+      // Named (prepared once per connection): the guard's subqueries would otherwise be planned on every create.
+      if (guard) {
+        const { rows } = await pool.query<GuardedRow>({
+          name: 'docloom_enqueue_guarded',
+          text: `WITH ${guardCte(5)}, ${newDocument(GUARDED)},
+                job AS (INSERT INTO render_jobs (document_id, priority, request) SELECT id, $3, $4::jsonb FROM doc RETURNING document_id)
+           SELECT allowed.token, allowed.template, job.document_id AS id,
+                  CASE WHEN job.document_id IS NOT NULL THEN pg_notify('${JOBS_CHANNEL}', '') END AS woke
+           FROM allowed LEFT JOIN job ON true`,
+          values: [record.id, JSON.stringify(record), priority, JSON.stringify(request), ...guardArgs(guard)],
+        });
+        record.id = guardedId(rows[0]);
+        return record.id;
+      }
       const { rows } = await pool.query<{ id: string }>(
-        `WITH ${NEW_DOCUMENT},
+        `WITH ${newDocument()},
               job AS (INSERT INTO render_jobs (document_id, priority, request) SELECT id, $3, $4::jsonb FROM doc RETURNING document_id)
          SELECT document_id AS id, pg_notify('${JOBS_CHANNEL}', '') FROM job`,
         [record.id, JSON.stringify(record), priority, JSON.stringify(request)],
@@ -155,18 +163,27 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
       );
       return (rowCount ?? 0) > 0;
     },
-    async enqueueLeased(record, request, priority) {
+    async enqueueLeased(record, request, priority, guard) {
       // The enqueue's one statement, with the job born leased to this instance (claim 1) and no wake-up: nobody
       // else is to claim it while the lease holds, and this instance renders it now.
       const sentAt = performance.now();
-      const { rows } = await pool.query<{ id: string }>(
-        `WITH ${NEW_DOCUMENT}
-         INSERT INTO render_jobs (document_id, priority, request, attempt, leased_by, lease_until)
+      const job = `INSERT INTO render_jobs (document_id, priority, request, attempt, leased_by, lease_until)
          SELECT id, $3, $4::jsonb, 1, $5, now() + $6 * interval '1 millisecond' FROM doc
-         RETURNING document_id AS id`,
-        [record.id, JSON.stringify(record), priority, JSON.stringify(request), instance, leaseMs],
-      );
-      record.id = Number(rows[0].id);
+         RETURNING document_id`;
+      const args = [record.id, JSON.stringify(record), priority, JSON.stringify(request), instance, leaseMs];
+      if (guard) {
+        // Named, as enqueue's.
+        const { rows } = await pool.query<GuardedRow>({
+          name: 'docloom_enqueue_leased_guarded',
+          text: `WITH ${guardCte(7)}, ${newDocument(GUARDED)}, job AS (${job})
+           SELECT allowed.token, allowed.template, job.document_id AS id FROM allowed LEFT JOIN job ON true`,
+          values: [...args, ...guardArgs(guard)],
+        });
+        record.id = guardedId(rows[0]);
+      } else {
+        const { rows } = await pool.query<{ document_id: string }>(`WITH ${newDocument()} ${job}`, args);
+        record.id = Number(rows[0].document_id);
+      }
       return lease(record.id, 1, sentAt);
     },
     async claim(): Promise<ClaimedJob | undefined> {
@@ -211,13 +228,11 @@ export async function openPgQueue(pool: pg.Pool, options: QueueOptions): Promise
     onWork(wake) {
       wakers.push(wake);
     },
-    listening: () => !closed && listener !== undefined,
+    listening: () => !closed && listener.listening(),
     async close() {
+      // The listening connection is the repositories' (the caches use it too): closed with them.
       closed = true;
       clearInterval(poll);
-      const client = listener;
-      listener = undefined;
-      client?.release(true);
     },
   };
 }

@@ -54,6 +54,15 @@ test('line breaks: between ideographs and kana, never before 、。） nor after
   assert.equal(cut('-427', '800'), '-|427');
   assert.equal(cut('427', '800-'), '|427');
   assert.equal(cut('427', ' -'), '427');
+  // A slash between word characters holds them together (Word, LibreOffice), where UAX #14 breaks after it; a slash
+  // before a space or an ideograph still lets the line break after it.
+  assert.equal(cut('see http://www.opm.gov/employ/html/Citizen.htm and/or 1/2 a/ b 漢/字'), 'see |http://www.opm.gov/employ/html/Citizen.htm |and/or |1/2 |a/ |b |漢/|字');
+  assert.equal(cut('ust', 'www.justice.gov/'), 'ust');
+  // Curly quotes amid East Asian text (Unicode 15.1 LB19a, as Word breaks Chinese): before “ and after ”, never
+  // after “ nor before ”; between Latin words they still hold to their word.
+  assert.equal(cut('未被“信用中国”（www.creditchina.gov.cn)、中国'), '未|被|“信|用|中|国”|（www.creditchina.gov.cn)、|中|国');
+  assert.equal(cut('He said “hello” to “世界”。'), 'He |said |“hello” |to |“世|界”。');
+  assert.equal(cut('“信用', '未被'), '|“信|用');
   // Kinsoku beyond UAX #14: small kana, the prolonged sound mark and iteration marks do not start a line.
   assert.equal(cut('テッーク々'), 'テッー|ク々');
 });

@@ -144,7 +144,7 @@ export class Painter {
             this.raw('/Span <</ActualText ()>> BDC');
             this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle, true);
             this.raw('EMC');
-          } else if (b.scale !== undefined && b.scale !== 1) this.scaledText(b);
+          } else if ((b.scale !== undefined && b.scale !== 1) || b.charSpace) this.scaledText(b);
           else this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
           break;
         case 'fill':
@@ -228,16 +228,22 @@ export class Painter {
   }
 
   /**
-   * Text scaled horizontally (Word's w:w) with the PDF's horizontal scaling operator, Tz, which jsPDF has no method
-   * for. It is part of the graphics state and outlives the text object, so it is set back to 100 % right after.
+   * Text scaled horizontally (Word's w:w) with the PDF's horizontal scaling operator, Tz, and/or with space after
+   * every character (Word's character spacing) with Tc, which jsPDF has no methods for. Both are part of the
+   * graphics state and outlive the text object, so they are set back right after. Tz scales Tc too, hence the
+   * division: the layout's spacing is in unscaled points.
    */
   private scaledText(b: TextBox): void {
-    this.raw(`${pdfNumber((b.scale ?? 1) * 100)} Tz`);
-    this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle);
-    this.raw('100 Tz');
+    const scale = b.scale ?? 1;
+    if (scale !== 1) this.raw(`${pdfNumber(scale * 100)} Tz`);
+    const charSpace = b.charSpace ? b.charSpace / scale : 0;
+    if (charSpace) this.raw(`${pdfNumber(charSpace)} Tc`);
+    this.text(b.text, b.face, b.size, b.color, b.x, b.y, b.angle, false, charSpace);
+    if (b.charSpace) this.raw('0 Tc');
+    if (scale !== 1) this.raw('100 Tz');
   }
 
-  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number, hidden = false): void {
+  private text(text: string, face: Face, size: number, rgb: Rgb, x: number, baseline: number, angle?: number, hidden = false, charSpace = 0): void {
     const original = text;
     text = this.fonts.drawable(face, text);
     if (!text) return;
@@ -282,7 +288,9 @@ export class Painter {
       this.raw(`BT\n${state}${pdfNumber(x)} ${pdfNumber(this.pageHeight - baseline)} Td\n${content} Tj\nET`);
     } else {
       // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
-      this.doc.text(text, x, baseline, angle ? { ...TEXT_OPTIONS, angle } : TEXT_OPTIONS);
+      // (jsPDF writes its own Tc into the text object once any text has been drawn: it is given the spacing.)
+      const options = charSpace ? { ...TEXT_OPTIONS, charSpace } : TEXT_OPTIONS;
+      this.doc.text(text, x, baseline, angle ? { ...options, angle } : options);
       this.forgetStream();
       // jsPDF puts a font into the PDF only once its own text() has drawn with it; after that, text is written directly.
       this.fontsMarkedUsed.add(face);

@@ -250,12 +250,19 @@ export class BodyFlow {
     else if (floats.some((f) => this.passesFoot(f))) this.newPage(true);
   }
 
-  /** A float that moves with its paragraph (model/floats.ts `withAnchor`) and would end below the body's foot here. */
+  /**
+   * A float placed from its paragraph that would not fit here, so it goes to the next page with the paragraph:
+   * a frame or floating table (model/floats.ts `withAnchor`) that would end below the body's foot, or a picture
+   * or shape that text wraps around (square, top and bottom) that would end below the page's edge — it may hang
+   * into the bottom margin, as Word lets it (aspose__Various_shapes' text box stays on page 1; oxsdk__hyperlink's
+   * charts then land on the pages its table of figures names). Floats in front of or behind the text stay.
+   */
   private passesFoot(t: LaidTable): boolean {
     const f = t.float;
-    if (!f?.withAnchor || (f.y.from !== 'paragraph' && f.y.from !== 'line')) return false;
+    if (!f || !(f.withAnchor || f.wrap !== 'none') || (f.y.from !== 'paragraph' && f.y.from !== 'line')) return false;
     const r = floatRect(f, frameOf(this.geo, this.left, this.right, this.y));
-    return r.y + r.h > this.bottom + 0.01 && r.h <= this.bottom - this.colTop;
+    const foot = f.withAnchor ? this.bottom : this.geo.height;
+    return r.y + r.h > foot + 0.01 && r.h <= this.bottom - this.colTop;
   }
 
   /** Places a float anchored at `anchorTop` on the open page. */

@@ -23,6 +23,8 @@ export interface TextBox {
   angle?: number;
   /** Horizontal scale of the glyphs (a factor; absent = 1): Word's character width scale (w:w). */
   scale?: number;
+  /** Points added after every character (absent = 0): Word's character spacing (w:spacing in w:rPr). */
+  charSpace?: number;
   /** Decoration (a watermark): drawn, but kept out of the text layer (copy, search, text extraction). */
   decorative?: boolean;
 }

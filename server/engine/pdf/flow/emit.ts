@@ -121,6 +121,8 @@ export class Emitter {
         if (!it.space) {
           const box: TextBox = { kind: 'text', x, y: b, width: it.width, text: it.text, face: it.face, size: it.fmt.drawSize, color: it.fmt.color };
           if (it.fmt.scale !== 1) box.scale = it.fmt.scale;
+          const charSpace = it.fmt.spacing + (it.expand ?? 0);
+          if (charSpace !== 0) box.charSpace = charSpace;
           this.out.push(box);
         }
         this.decorate(it.fmt.underline, it.fmt.strike, it.fmt.color, it.fmt.drawSize, x, it.width, b);

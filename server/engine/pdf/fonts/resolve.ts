@@ -152,6 +152,8 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
   if (std && LATIN1_ONLY.test(text)) return [{ text, face: std }];
   const runs: FaceRun[] = [];
   let current: Face | null = null;
+  // The open run is DejaVu Sans or a Noto face drawing Hebrew or Arabic letters that the family itself lacks.
+  let rtlStandIn = false;
   let buf = '';
   let pending = '';
   for (let i = 0; i < text.length; i++) {
@@ -163,9 +165,15 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
       else pending += ch;
       continue;
     }
-    let face: Face | null = current && !current.standard && isNeutral(code) && current.covers(code) ? current : chain.faceFor(code);
+    // Spaces, digits and punctuation stay in the face of the text around them, except amid Hebrew or Arabic
+    // drawn by a stand-in: there they are the run's own font's (Word draws a w:rtl run's spaces and digits in its
+    // w:cs font, which has them; LibreOffice's glyph fallback replaces only the glyphs that font lacks), so a
+    // line of Arabic in Times New Roman has Times' spaces, not DejaVu Sans' third-of-an-em ones.
+    const keep: boolean = current !== null && !current.standard && !rtlStandIn && isNeutral(code) && current.covers(code);
+    let face: Face | null = keep ? current : chain.faceFor(code);
     face ??= missingGlyphFace(DEJAVU_SANS.files.normal);
     if (face !== current) {
+      rtlStandIn = (isHebrew(code) || isArabic(code)) && face !== chain.std && face !== chain.own;
       if (current && buf) runs.push({ text: buf, face: current });
       current = face;
       buf = pending;

@@ -65,20 +65,27 @@ export function layoutChart(chart: Chart, width: number, height: number, fonts: 
       else pen.fill(x, mid - size * 0.3, size * 0.6, size * 0.6, color);
       pen.text(e.label, style, x + keyW(e) + size * 0.35, mid + size * 0.35);
     };
-    if (entries.length > 0 && (legend.position === 't' || legend.position === 'b')) {
+    const placed = legend.box;
+    if (entries.length > 0 && placed) {
+      // Where the author put it: rows of entries centred in its box, which takes no room from the plot area.
+      const boxW = placed.w !== undefined ? placed.w * width : right - left;
+      const rows = legendRows(entries, entryW, size * 1.2, boxW);
+      const total = rows.length * lineH;
+      const boxH = placed.h !== undefined ? placed.h * height : total;
+      let y = placed.y * height + Math.max(0, (boxH - total) / 2);
+      for (const row of rows) {
+        const rowW = row.reduce((a, e) => a + entryW(e), 0) + size * 1.2 * (row.length - 1);
+        let x = placed.x * width + Math.max(0, (boxW - rowW) / 2);
+        for (const e of row) {
+          drawEntry(e, x, y);
+          x += entryW(e) + size * 1.2;
+        }
+        y += lineH;
+      }
+    } else if (entries.length > 0 && (legend.position === 't' || legend.position === 'b')) {
       // Rows of entries centred across the chart.
       const spacing = size * 1.2;
-      const rows: LegendEntry[][] = [[]];
-      let used = 0;
-      for (const e of entries) {
-        const w = entryW(e);
-        if (rows[rows.length - 1].length > 0 && used + spacing + w > right - left) {
-          rows.push([]);
-          used = 0;
-        }
-        used += (rows[rows.length - 1].length > 0 ? spacing : 0) + w;
-        rows[rows.length - 1].push(e);
-      }
+      const rows = legendRows(entries, entryW, spacing, right - left);
       const total = rows.length * lineH;
       let y = legend.position === 't' ? top : bottom - total;
       for (const row of rows) {
@@ -111,6 +118,22 @@ export function layoutChart(chart: Chart, width: number, height: number, fonts: 
   if (round.length > 0) drawPies(pen, round, chart, plot, base);
   else drawAxisPlots(pen, chart, plot, base);
   return pen.boxes;
+}
+
+/** Entries in rows no wider than `width` (at least one entry a row), `spacing` between neighbours. */
+function legendRows(entries: LegendEntry[], entryW: (e: LegendEntry) => number, spacing: number, width: number): LegendEntry[][] {
+  const rows: LegendEntry[][] = [[]];
+  let used = 0;
+  for (const e of entries) {
+    const w = entryW(e);
+    if (rows[rows.length - 1].length > 0 && used + spacing + w > width) {
+      rows.push([]);
+      used = 0;
+    }
+    used += (rows[rows.length - 1].length > 0 ? spacing : 0) + w;
+    rows[rows.length - 1].push(e);
+  }
+  return rows;
 }
 
 /** Legend entries: a pie's (or a one-series varied-colour chart's) categories, else every series. */

@@ -55,7 +55,7 @@ export function makeFmt(style: RunStyle): Fmt {
   const known = byStyle.get(style);
   if (known) return known;
   const fmt = buildFmt(style);
-  const key = `${fmt.size}|${fmt.drawSize}|${fmt.rise}|${fmt.color.join(',')}|${fmt.underline}|${fmt.strike}|${fmt.highlight?.join(',') ?? ''}|${fmt.link ?? ''}|${fmt.scale}`;
+  const key = `${fmt.size}|${fmt.drawSize}|${fmt.rise}|${fmt.color.join(',')}|${fmt.underline}|${fmt.strike}|${fmt.highlight?.join(',') ?? ''}|${fmt.link ?? ''}|${fmt.scale}|${fmt.spacing}`;
   let shared = interned.get(key);
   if (!shared) {
     shared = fmt;
@@ -100,6 +100,7 @@ function buildFmt(style: RunStyle): Fmt {
     highlight: parseColor(style.highlight),
     link,
     scale: glyphScale(style.scale),
+    spacing: charSpacing(style.charSpacing),
   };
 }
 
@@ -109,9 +110,29 @@ function glyphScale(percent: unknown): number {
   return percent !== undefined && Number.isFinite(n) && n > 0 ? Math.min(6, Math.max(0.01, n / 100)) : 1;
 }
 
-/** The advance width of `text` in `face` at a format's drawn size and horizontal scale. */
+/** RunStyle.charSpacing (points, from models that may hold anything); 0 when absent or unusable. */
+function charSpacing(points: unknown): number {
+  const n = Number(points);
+  return points !== undefined && Number.isFinite(n) ? Math.min(100, Math.max(-100, n)) : 0;
+}
+
+/**
+ * The advance width of `text` in `face` at a format's drawn size and horizontal scale, with the character
+ * spacing after each character (Word adds it after the last one of a run too).
+ */
 export function textWidth(face: Face, text: string, fmt: Fmt): number {
-  return face.width(text, fmt.drawSize) * fmt.scale;
+  const w = face.width(text, fmt.drawSize) * fmt.scale;
+  return fmt.spacing === 0 ? w : w + fmt.spacing * characterCount(text);
+}
+
+/** Characters (code points: the PDF's Tc is added once per drawn glyph, a surrogate pair being one). */
+function characterCount(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) n--;
+  }
+  return n;
 }
 
 /** A finite number or the fallback (models are data from users: anything can be missing or NaN). */

@@ -24,6 +24,8 @@ export interface Fmt {
   link: string | null;
   /** Horizontal scale of the glyphs (RunStyle.scale as a factor; 1 = as designed): widths and drawing. */
   scale: number;
+  /** Points added after every character (RunStyle.charSpacing; 0 = none): widths and drawing. */
+  spacing: number;
   /** The face whose ascent and descent count for the line when a fallback face draws the text (fallbackLineFace). */
   lineFace?: Face;
   /** A footnote's reference mark: the index of its note in the paragraph's footnotes (flow/notes.ts). */
@@ -39,6 +41,8 @@ export interface TextItem {
   fmt: Fmt;
   /** A space between words: widened when justifying, drawn only through its decorations. */
   space: boolean;
+  /** Extra space after each character, in points: a justified line's share for East Asian text. */
+  expand?: number;
 }
 
 export interface ImageItem {

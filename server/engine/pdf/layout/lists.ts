@@ -57,7 +57,8 @@ export class ListCounters {
     return template.replace(/%([1-9])/g, (_, d: string) => {
       const l = Number(d) - 1;
       if (l > level) return '';
-      const value = state.counters[l] ?? state.starts[l] ?? 1;
+      const parent = list.parentStarts?.[l];
+      const value = state.counters[l] ?? state.starts[l] ?? (Number.isFinite(parent) ? Math.floor(parent!) : 1);
       const format = state.formats[l] ?? 'decimal';
       return formatCounter(value, format === 'bullet' || format === 'none' ? 'decimal' : format);
     });

@@ -25,6 +25,7 @@ import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
 import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
+import { splitWideRuns } from './justify-east-asian.js';
 import type { Fmt, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
@@ -413,7 +414,9 @@ function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: nu
     let textW = 0;
     for (let i = 0; i < seg.text.length; i++) {
       const ch = seg.text[i];
-      const w = seg.face.advance(seg.text.charCodeAt(i)) * seg.fmt.drawSize * seg.fmt.scale;
+      const code = seg.text.charCodeAt(i);
+      // Character spacing once per character: not again for the second half of a surrogate pair.
+      const w = seg.face.advance(code) * seg.fmt.drawSize * seg.fmt.scale + (code >= 0xdc00 && code <= 0xdfff ? 0 : seg.fmt.spacing);
       if (curW + textW + w > limit + EPS && (cur.length > 0 || text.length > 0)) {
         if (text) cur.push({ ...seg, text, width: textW });
         curW += textW;
@@ -797,11 +800,15 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   }
   let offset = 0;
   let extraPerSpace = 0;
+  let wide: Set<TextItem> | null = null;
   const align = geo.align;
   if (align === 'justify' && !lastOrForced && !line.hasTabs) {
-    const spaces = items.filter((it) => it.kind === 'text' && it.space).length;
-    if (spaces > 0 && contentWidth < avail) extraPerSpace = (avail - contentWidth) / spaces;
-    if (geo.rtl && spaces === 0) offset = avail - contentWidth;
+    if (!needsBidi && contentWidth < avail) ({ items, wide } = splitWideRuns(items));
+    // The spare room goes to the spaces and to the gaps after East Asian characters alike.
+    let slots = items.filter((it) => it.kind === 'text' && it.space).length;
+    if (wide) for (const run of wide) slots += run.text.length;
+    if (slots > 0 && contentWidth < avail) extraPerSpace = (avail - contentWidth) / slots;
+    if (geo.rtl && slots === 0) offset = avail - contentWidth;
   } else if (!line.hasTabs || needsBidi) {
     const effective = align === 'justify' ? (geo.rtl ? 'right' : 'left') : align;
     if (effective === 'center') offset = (avail - contentWidth) / 2;
@@ -813,6 +820,11 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
     if (extraPerSpace > 0 && it.kind === 'text' && it.space) {
       it.width += extraPerSpace;
       shift += extraPerSpace;
+    } else if (extraPerSpace > 0 && it.kind === 'text' && wide?.has(it)) {
+      // After each of its characters (East Asian justification).
+      it.expand = extraPerSpace;
+      it.width += extraPerSpace * it.text.length;
+      shift += extraPerSpace * it.text.length;
     }
   }
   const all = extraPerSpace > 0 ? items : mergeItems(items, needsBidi);

@@ -57,9 +57,52 @@ export function breakOpportunities(text: string, before = ''): number[] {
     const last = i > 0 ? text.charCodeAt(i - 1) : prev;
     // Kinsoku: a space in between lifts the rule (the break is at the space, as UAX #14 has it).
     if (!isSpace(last) && (NO_START.has(after) || NO_END.has(last))) continue;
+    // Word keeps a slash with the letters on both sides ("and/or", "www.justice.gov/ust": a URL that does not fit
+    // moves to the next line whole, which is why Word users put "no-width optional breaks" after the slashes of
+    // long addresses); UAX #14 would break after it. LibreOffice keeps them whole too (tika__017097, 017091).
+    if (last === 0x2f && isLatinWordChar(after) && slashInWord(text, ctx, i - 1)) continue;
     out.push(i);
   }
-  return hyphenBeforeDigits(text, ctx, out);
+  return hyphenBeforeDigits(text, ctx, quotesAmidIdeographs(text, ctx, out));
+}
+
+/** Wide East Asian characters (East_Asian_Width W or F): ideographs, kana, hangul, full-width forms. */
+function isEastAsianWide(cp: number): boolean {
+  return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6);
+}
+
+const OPENING_QUOTES = new Set([0x2018, 0x201c]);
+const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
+
+/**
+ * Curly quotation marks between East Asian characters ("未被“信用中国”（www…": Chinese text quotes with them):
+ * UAX #14 (LB19, as the library has it) never breaks beside a quotation mark; Unicode 15.1's LB19a lets a line
+ * break before an opening one and after a closing one when East Asian characters surround it, as Word does in
+ * East Asian text (an opening mark still never ends a line, a closing one never starts one: kinsoku). `found` is
+ * ascending.
+ */
+function quotesAmidIdeographs(text: string, ctx: string, found: number[]): number[] {
+  let extra: number[] | null = null;
+  const at = (k: number): number => (k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1);
+  for (let i = ctx.length > 0 ? 0 : 1; i < text.length; i++) {
+    const last = at(i - 1);
+    const next = text.charCodeAt(i);
+    const closing = CLOSING_QUOTES.has(last) && isEastAsianWide(at(i - 2)) && isEastAsianWide(next) && !NO_START.has(next);
+    const opening = OPENING_QUOTES.has(next) && i + 1 < text.length && isEastAsianWide(last) && !NO_END.has(last) && isEastAsianWide(text.charCodeAt(i + 1));
+    if (closing || opening) (extra ??= []).push(i);
+  }
+  if (!extra) return found;
+  return [...new Set([...found, ...extra])].sort((a, b) => a - b);
+}
+
+/** Whether the slash at `at` (an index into `text`, −1 for the last character of `ctx`) follows a word character. */
+function slashInWord(text: string, ctx: string, at: number): boolean {
+  const k = at - 1;
+  const cp = k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1;
+  return isLatinWordChar(cp) || cp === 0x2f || cp === 0x3a || cp === 0x2e;
 }
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
