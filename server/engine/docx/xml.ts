@@ -121,7 +121,7 @@ export function parseXml(text: string): XElement {
   // the first `attrCount` entries are this tag's (a counter, not `length = 0`, which is a runtime call per tag).
   const rawAttrs: string[] = [];
   let attrCount: number;
-  // The next '&' at or after some position (len when there is none): most parts have few entities, so a text or
+  // The next '&' at or after some position (2^32 - 1 when there is none): most parts have few entities, so a text or
   // an attribute value needs decoding only when it reaches past this, found once instead of searched per value.
   let nextAmp = -1;
   const decodeAt = (start: number, end: number): string => {
