@@ -11,8 +11,8 @@
  *   {type: 'done', status: 'refused' | 'render_error' | 'crash', codes: [...], message}
  */
 import fs from 'node:fs';
-import { unzipSync, strFromU8 } from 'fflate';
 import { compileTemplate, renderPdf, EngineError } from '../../server/engine/index.js';
+import { delimitersFor } from './delimiters.js';
 
 export interface ChildJob {
   file: string;
@@ -25,29 +25,6 @@ export type ChildMessage =
   | { type: 'run'; ms: number }
   | { type: 'done'; status: 'ok'; runs: number[]; pages: number; delimiters: [string, string] }
   | { type: 'done'; status: 'refused' | 'render_error' | 'crash'; codes: string[]; message: string; delimiters: [string, string] };
-
-const CANDIDATES: [string, string][] = [
-  ['⟦⟦', '⟧⟧'],
-  ['⸨⸨', '⸩⸩'],
-  ['«««', '»»»'],
-  ['[[[#', '#]]]'],
-  ['{{{@', '@}}}'],
-];
-
-/** A pair of delimiters neither of which occurs in any part of the package (nor in its raw bytes). */
-function delimitersFor(bytes: Uint8Array): [string, string] {
-  let text: string;
-  try {
-    const parts = unzipSync(bytes);
-    text = Object.values(parts).map((p) => strFromU8(p, true)).join('\n');
-  } catch {
-    text = strFromU8(bytes, true);
-  }
-  for (const [open, close] of CANDIDATES) {
-    if (!text.includes(open) && !text.includes(close)) return [open, close];
-  }
-  return CANDIDATES[0];
-}
 
 function send(msg: ChildMessage): Promise<void> {
   return new Promise((resolve) => {

@@ -28,6 +28,13 @@ export interface XElement {
 
 export type XNode = XElement | string;
 
+/**
+ * The attributes of every element without any, and the children of every empty element (<w:b/>, about half of a
+ * part's elements): one shared, frozen object each instead of a new one per element. Nothing changes a parsed tree.
+ */
+const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_CHILDREN: XNode[] = Object.freeze([]) as unknown as XNode[];
+
 /** Element nesting deeper than this is not a Word document but an attack on the tree walkers' stacks. */
 const MAX_DEPTH = 1000;
 
@@ -110,22 +117,37 @@ export function parseXml(text: string): XElement {
     }
     return name;
   };
-  // Attributes of the start tag being read, as name, value, name, value…: one array for the whole part.
+  // Attributes of the start tag being read, as name, value, name, value…: one array for the whole part, of which
+  // the first `attrCount` entries are this tag's (a counter, not `length = 0`, which is a runtime call per tag).
   const rawAttrs: string[] = [];
+  let attrCount: number;
+  // The next '&' at or after some position (2^32 - 1 when there is none): most parts have few entities, so a text or
+  // an attribute value needs decoding only when it reaches past this, found once instead of searched per value.
+  let nextAmp = -1;
+  const decodeAt = (start: number, end: number): string => {
+    if (nextAmp < start) nextAmp = text.indexOf('&', start) >>> 0;
+    const raw = text.slice(start, end);
+    return nextAmp < end ? decodeEntities(raw) : raw;
+  };
+  // Likewise the next '<' (2^32 - 1 when there is none): the next tag, and the check that no attribute value holds one.
+  let nextLt = -1;
+  const ltFrom = (start: number): number => {
+    if (nextLt < start) nextLt = text.indexOf('<', start) >>> 0;
+    return nextLt;
+  };
 
   while (pos < len) {
-    const lt = text.indexOf('<', pos);
-    if (lt < 0) {
+    const lt = ltFrom(pos);
+    if (lt >= len) {
       const tail = text.slice(pos);
       if (stack.length > 0 || tail.trim() !== '') throw new XmlError('Unexpected end of document');
       break;
     }
     if (lt > pos) {
-      const raw = text.slice(pos, lt);
       if (stack.length === 0) {
-        if (raw.trim() !== '') throw new XmlError('Text outside the root element');
+        if (text.slice(pos, lt).trim() !== '') throw new XmlError('Text outside the root element');
       } else {
-        stack[stack.length - 1].children.push(decodeEntities(raw));
+        stack[stack.length - 1].children.push(decodeAt(pos, lt));
       }
     }
     const next = text.charCodeAt(lt + 1);
@@ -175,7 +197,7 @@ export function parseXml(text: string): XElement {
     while (p < len && isNameChar(text.charCodeAt(p))) p++;
     const rawName = text.slice(lt + 1, p);
     if (rawName === '') throw new XmlError('Empty element name');
-    rawAttrs.length = 0;
+    attrCount = 0;
     let selfClosing = false;
     for (;;) {
       while (p < len && isSpace(text.charCodeAt(p))) p++;
@@ -203,14 +225,14 @@ export function parseXml(text: string): XElement {
       if (quote !== '"' && quote !== "'") throw new XmlError(`Unquoted attribute ${attrName} in <${rawName}>`);
       const valueEnd = text.indexOf(quote, p + 1);
       if (valueEnd < 0) throw new XmlError(`Unterminated attribute ${attrName} in <${rawName}>`);
-      const rawValue = text.slice(p + 1, valueEnd);
-      if (rawValue.indexOf('<') >= 0) throw new XmlError(`"<" in attribute ${attrName}`);
-      rawAttrs.push(attrName, decodeEntities(rawValue));
+      if (ltFrom(p + 1) < valueEnd) throw new XmlError(`"<" in attribute ${attrName}`);
+      rawAttrs[attrCount++] = attrName;
+      rawAttrs[attrCount++] = decodeAt(p + 1, valueEnd);
       p = valueEnd + 1;
     }
     // Namespace declarations open a new scope only when the element has some (the common case has none).
     let scope = scopes[scopes.length - 1];
-    for (let i = 0; i < rawAttrs.length; i += 2) {
+    for (let i = 0; i < attrCount; i += 2) {
       const name = rawAttrs[i];
       if (name === 'xmlns' || name.startsWith('xmlns:')) {
         if (scope === scopes[scopes.length - 1]) scope = newScope(new Map(scope.map));
@@ -218,15 +240,16 @@ export function parseXml(text: string): XElement {
         scope.map.set(prefix, canonicalPrefix(rawAttrs[i + 1]) ?? `~${prefix || 'default'}`);
       }
     }
-    const attrs: Record<string, string> = {};
-    for (let i = 0; i < rawAttrs.length; i += 2) {
+    let attrs = NO_ATTRS;
+    for (let i = 0; i < attrCount; i += 2) {
       const name = rawAttrs[i];
       if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
       const key = resolve(name, true, scope);
-      if (key in attrs) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+      if (attrs === NO_ATTRS) attrs = {};
+      else if (key in attrs) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
       attrs[key] = rawAttrs[i + 1];
     }
-    const element: XElement = { name: resolve(rawName, false, scope), attrs, children: [] };
+    const element: XElement = { name: resolve(rawName, false, scope), attrs, children: selfClosing ? NO_CHILDREN : [] };
     if (stack.length > 0) stack[stack.length - 1].children.push(element);
     if (selfClosing) {
       if (stack.length === 0) root = element;

@@ -45,6 +45,15 @@ export class Painter {
   /** jsPDF's resource name of the current font (F1, F2…) and the operator setting the current text colour. */
   private fontKey = '';
   private colorOp = '';
+  /**
+   * The text font (resource and size) and fill colour the current content stream has in effect from the painter's
+   * own text objects ('' / -1: unknown). Text state and colour are graphics state, kept across text objects, so a
+   * run of words in one font and colour sets them once instead of in every word's BT…ET (they were a third of a
+   * page's content, which is deflated). Anything else that may set the fill colour or the font makes them unknown.
+   */
+  private streamFontKey = '';
+  private streamSize = -1;
+  private streamColorOp = '';
   /** The current page's height: text is placed from the page's bottom. */
   private pageHeight = -1;
   /** Faces jsPDF has drawn with at least once (so it writes their font into the PDF). */
@@ -68,6 +77,14 @@ export class Painter {
     this.drawColor = null;
     this.lineWidth = -1;
     this.pageHeight = -1;
+    this.forgetStream();
+  }
+
+  /** The content stream's text font and fill colour are no longer known (something else drew or set them). */
+  private forgetStream(): void {
+    this.streamFontKey = '';
+    this.streamSize = -1;
+    this.streamColorOp = '';
   }
 
   /** Paints a finished page of the body: page 1 is the document's first page, later ones are added. */
@@ -132,6 +149,7 @@ export class Painter {
           break;
         case 'fill':
           if (!(b.w > 0) || !(b.h > 0)) break;
+          this.streamColorOp = '';
           doc.setFillColor(b.color[0], b.color[1], b.color[2]);
           doc.rect(b.x, b.y, b.w, b.h, 'F');
           break;
@@ -143,7 +161,9 @@ export class Painter {
           doc.rect(b.x, b.y, b.w, b.h, 'S');
           break;
         case 'image':
+          // Inside q…Q, but a vector picture's text layer sets a font of its own: nothing is assumed after it.
           drawImage(doc, b.image, b.x, b.y, b.w, b.h);
+          this.forgetStream();
           break;
         case 'link':
           if (b.w > 0 && b.h > 0) doc.link(b.x, b.y, b.w, b.h, { url: b.url });
@@ -193,6 +213,7 @@ export class Painter {
     for (let i = 2; i + 1 < p.length; i += 2) segments.push([p[i] - p[i - 2], p[i + 1] - p[i - 1]]);
     if (b.fill) {
       this.doc.setFillColor(b.fill[0], b.fill[1], b.fill[2]);
+      this.streamColorOp = '';
     }
     if (b.stroke) this.stroke(b.stroke, b.width);
     const style = b.fill && b.closed ? (b.stroke ? 'FD' : 'F') : 'S';
@@ -254,12 +275,23 @@ export class Painter {
       // A standard font: its WinAnsi bytes, escaped, as jsPDF's text() encodes them.
       const content = hex !== null ? `<${hex}>` : `(${winAnsiEscaped(this.doc, text.replace(/\t/g, TAB_AS_SPACES))})`;
       if (this.pageHeight < 0) this.pageHeight = this.doc.internal.pageSize.getHeight();
-      this.raw(`BT\n/${this.fontKey} ${size} Tf\n${this.colorOp}\n${pdfNumber(x)} ${pdfNumber(this.pageHeight - baseline)} Td\n${content} Tj\nET`);
+      let state = '';
+      if (this.fontKey !== this.streamFontKey || size !== this.streamSize) {
+        state = `/${this.fontKey} ${size} Tf\n`;
+        this.streamFontKey = this.fontKey;
+        this.streamSize = size;
+      }
+      if (this.colorOp !== this.streamColorOp) {
+        state += `${this.colorOp}\n`;
+        this.streamColorOp = this.colorOp;
+      }
+      this.raw(`BT\n${state}${pdfNumber(x)} ${pdfNumber(this.pageHeight - baseline)} Td\n${content} Tj\nET`);
     } else {
       // Input already in visual order and shaped: stop jsPDF's own bidi pass from touching it.
       // (jsPDF writes its own Tc into the text object once any text has been drawn: it is given the spacing.)
       const options = charSpace ? { ...TEXT_OPTIONS, charSpace } : TEXT_OPTIONS;
       this.doc.text(text, x, baseline, angle ? { ...options, angle } : options);
+      this.forgetStream();
       // jsPDF puts a font into the PDF only once its own text() has drawn with it; after that, text is written directly.
       this.fontsMarkedUsed.add(face);
     }

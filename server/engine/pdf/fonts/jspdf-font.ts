@@ -162,18 +162,20 @@ export class JsPdfFonts {
       this.widthsRecorded.set(name, recorded);
     }
     const codeMap = meta.cmap.unicode.codeMap;
+    const toUnicode = meta.toUnicode;
     let hex = '';
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (!codeMap[code] && code >= 0x100) continue;
-      const glyph = meta.characterToGlyph(code);
-      meta.toUnicode[glyph] = code;
+      // characterToGlyph, read from the same cmap directly (this runs for every character drawn).
+      const glyph = codeMap[code] || 0;
+      if (glyph === 0 && code >= 0x100) continue;
+      toUnicode[glyph] = code;
       if (!recorded.has(glyph)) {
         recorded.add(glyph);
         widths.push(glyph, [Math.trunc(meta.widthOfGlyph(glyph))]);
       }
       if (glyph === 0) break;
-      hex += hex4(glyph);
+      hex += HEX4[glyph] ?? (HEX4[glyph] = hex4(glyph));
     }
     return hex;
   }
@@ -242,6 +244,8 @@ export class JsPdfFonts {
 }
 
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
+/** hex4 of each glyph id met so far (ids are below 2^16): a lookup instead of a new string per character drawn. */
+const HEX4: Array<string | undefined> = new Array<string | undefined>(0x10000);
 
 /**
  * The text a glyph stands for. Arabic is drawn as presentation forms (text/arabic.ts shapes it), but its text is
