@@ -10,7 +10,6 @@ import { drawMetafile } from '../images/metafile.js';
 import { maxImagePixels } from '../images/pixel-limit.js';
 import { sniffImage, toDataUri } from '../images/sniff.js';
 import type { DocxLimits } from './limits.js';
-import { cachedMetafile, rememberMetafile, type ConvertedMetafile } from './metafile-cache.js';
 import { relTypeName } from './namespaces.js';
 import { children, decodeXmlBytes, parseXml, XmlError, type XElement } from './xml.js';
 import { pictureFormat } from './warnings.js';
@@ -224,31 +223,24 @@ export class DocxPackage {
     let result: ImageLookup;
     let bytes: Uint8Array | undefined;
     try {
-      // A metafile converted before (this import or an earlier one) is not read or converted again.
-      const stored = this.zip.stored(rel.target);
-      const converted = stored && cachedMetafile(stored, maxImagePixels());
-      if (converted) result = metafileLookup(converted, rel.target);
-      else if (!stored || !(bytes = this.zip.read(rel.target))) result = { problem: 'missing', target: rel.target };
+      bytes = this.zip.read(rel.target);
+      if (!bytes) result = { problem: 'missing', target: rel.target };
       else {
         // Only formats the renderer draws (PNG, JPEG, GIF, WebP), recognised by their bytes, not their names.
         const image = sniffImage(bytes);
         const format = image ? undefined : pictureFormat(bytes);
-        if (format === 'EMF' || format === 'WMF') {
-          // EMF and WMF are drawn as vectors (images/metafile.ts) when they can be.
-          const metafile = drawMetafile(bytes, maxImagePixels());
-          const value: ConvertedMetafile = { format, damaged: metafile?.damaged ?? false, ...(metafile ? { uri: toDataUri(metafile.drawing, DRAWING_MIME) } : {}) };
-          rememberMetafile(stored, maxImagePixels(), value);
-          result = metafileLookup(value, rel.target);
-        } else {
-          // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
-          result = image
-            ? image.width * image.height > maxImagePixels()
-              ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
-              : { uri: toDataUri(bytes, image.mime) }
+        // EMF and WMF are drawn as vectors (images/metafile.ts) when they can be.
+        const metafile = format === 'EMF' || format === 'WMF' ? drawMetafile(bytes, maxImagePixels()) : null;
+        // Bytes of no picture format at all are damaged data, not a format the renderer lacks.
+        result = image
+          ? image.width * image.height > maxImagePixels()
+            ? { problem: 'too_large', target: rel.target, format: image.mime.slice(6).toUpperCase() }
+            : { uri: toDataUri(bytes, image.mime) }
+          : metafile
+            ? { uri: toDataUri(metafile.drawing, DRAWING_MIME), ...(metafile.damaged ? { damaged: rel.target } : {}) }
             : format
               ? { problem: 'unsupported', target: rel.target, format }
               : { problem: 'damaged', target: rel.target };
-        }
       }
     } catch (err) {
       // A damaged picture is left out like any picture that cannot be drawn; the document still imports.
@@ -264,12 +256,6 @@ export class DocxPackage {
     const found = this.image(part, relId);
     return 'uri' in found ? found.uri : undefined;
   }
-}
-
-/** A converted metafile as the lookup of the part at `target`. */
-function metafileLookup(m: ConvertedMetafile, target: string): ImageLookup {
-  if (m.uri === undefined) return { problem: 'unsupported', target, format: m.format };
-  return { uri: m.uri, ...(m.damaged ? { damaged: target } : {}) };
 }
 
 /** A drawable image (`damaged`: the part drawn only in part, named for the warning), or why there is none. */

@@ -161,32 +161,17 @@ export class ZipArchive {
     return [...this.entries.values()].map((e) => e.name);
   }
 
-  /**
-   * An entry as stored — its bytes still compressed, and the directory fields that say how — or undefined when there
-   * is no such entry: what a cache of work done on an entry's content is keyed by (identical stored bytes, method and
-   * CRC read back to identical content, or fail identically), without inflating it.
-   */
-  stored(name: string): { method: number; flags: number; crc: number; size: number; raw: Uint8Array } | undefined {
-    const entry = this.entries.get(name.replace(/^\/+/, '').toLowerCase());
-    if (!entry) return undefined;
-    return { method: entry.method, flags: entry.flags, crc: entry.crc, size: entry.size, raw: this.compressedBytes(entry) };
-  }
-
-  private compressedBytes(entry: ZipEntry): Uint8Array {
-    const local = entry.localOffset;
-    if (this.u32(local) !== SIG_LOCAL) throw corrupt(`bad local header for ${entry.name}`);
-    const start = local + 30 + this.u16(local + 26) + this.u16(local + 28);
-    const end = start + entry.compressedSize;
-    if (end > this.bytes.length) throw corrupt(`${entry.name} runs past the end of the file`);
-    return this.bytes.subarray(start, end);
-  }
-
   /** The inflated bytes of an entry, or undefined when there is no such entry. */
   read(name: string): Uint8Array | undefined {
     const entry = this.entries.get(name.replace(/^\/+/, '').toLowerCase());
     if (!entry) return undefined;
     if (entry.flags & 0x1) throw new EngineError('unsupported_file', 'Encrypted .docx files are not supported.');
-    const compressed = this.compressedBytes(entry);
+    const local = entry.localOffset;
+    if (this.u32(local) !== SIG_LOCAL) throw corrupt(`bad local header for ${entry.name}`);
+    const start = local + 30 + this.u16(local + 26) + this.u16(local + 28);
+    const end = start + entry.compressedSize;
+    if (end > this.bytes.length) throw corrupt(`${entry.name} runs past the end of the file`);
+    const compressed = this.bytes.subarray(start, end);
     let data: Uint8Array;
     if (entry.method === 0) {
       data = compressed;
