@@ -13,6 +13,7 @@ import { imageParagraph, imageRun, textBoxBlocks, vmlStyle, withOutline } from '
 import { toParagraphStyle } from './resolve.js';
 import { emu, round2 } from './units.js';
 import { DRAWING_MIME, encodeDrawing } from '../images/drawing.js';
+import { isEastAsianWide } from '../pdf/text/east-asian-width.js';
 import { toDataUri } from '../images/sniff.js';
 import { wordArtDrawing } from '../images/wordart.js';
 import { child, children, textOf, type XElement } from './xml.js';
@@ -328,7 +329,7 @@ export function vmlWordArt(ctx: PartContext, shape: XElement, css: Record<string
   }
   style.color = seeThrough(fill, opacity);
   // Stretched to the shape, a Latin string's capitals fill its height at ~0.85 em; ideographs fill their whole em.
-  const fills = /^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\s]+$/u.test(text) ? 1 : 0.85;
+  const fills = [...text].every((ch) => ch === ' ' || isEastAsianWide(ch.codePointAt(0) ?? 0)) ? 1 : 0.85;
   style.size = round2(Math.max(1, Math.min(placement.height * fills, (placement.width * 0.95) / emsOf(text))));
   const paragraph: Paragraph = { type: 'paragraph', runs: [{ type: 'text', text, style }], style: { ...toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }), align: 'center' } };
   return floatTable(placement, [paragraph], NO_MARGINS, 'middle');

@@ -26,12 +26,15 @@ export function pgTokens(pool: pg.Pool, cache: RecordCache<number, TokenRecord>)
       );
       return rows[0].record;
     },
-    // Each write drops this instance's copy at once (and before the write: a lookup racing it keeps nothing); the
-    // trigger's notification drops the other instances'.
+    // Each write drops this instance's copy once it is done, whatever its outcome (a lookup that read the record
+    // while the write ran stores nothing: the drop moves the cache's epoch); the trigger's notification drops the
+    // other instances'.
     async touch(id, at) {
-      cache.invalidate(id);
-      await pool.query(`UPDATE tokens SET record = jsonb_set(record, '{last_used_at}', to_jsonb($2::text)) WHERE id = $1`, [id, at]);
-      cache.invalidate(id);
+      try {
+        await pool.query(`UPDATE tokens SET record = jsonb_set(record, '{last_used_at}', to_jsonb($2::text)) WHERE id = $1`, [id, at]);
+      } finally {
+        cache.invalidate(id);
+      }
     },
     async removeWhere(drop) {
       const current = await all();

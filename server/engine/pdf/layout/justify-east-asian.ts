@@ -7,13 +7,7 @@
  */
 import type { Item, TextItem } from './items.js';
 import { textWidth } from './fmt.js';
-
-/** Wide East Asian characters: CJK punctuation, kana, ideographs, hangul, full-width forms. */
-function isWide(cp: number): boolean {
-  return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6);
-}
+import { isEastAsianWide as isWide } from '../text/east-asian-width.js';
 
 /**
  * The line's items with its text cut into wide and other runs (x and widths from the layout's measure), and the

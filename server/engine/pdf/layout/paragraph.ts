@@ -382,9 +382,7 @@ function segToItem(seg: Seg, x: number): Item {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
     case 'image':
-      return seg.outline
-        ? { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline }
-        : { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt };
+      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline };
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
     case 'chart':
@@ -882,8 +880,7 @@ function imageSeg(run: { src: string; width: number; height: number; outline?: u
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  const outline = outlineOf(run.outline);
-  return outline ? { kind: 'image', image, width: w, height: h, fmt, outline } : { kind: 'image', image, width: w, height: h, fmt };
+  return { kind: 'image', image, width: w, height: h, fmt, outline: outlineOf(run.outline) };
 }
 
 /** A chart laid out at its size (scaled down, like a picture, when it is larger than the page's content area). */

@@ -8,6 +8,7 @@
  * `before`: the opportunity between the two fragments (position 0) depends on both sides.
  */
 import LineBreaker from 'linebreak';
+import { isEastAsianWide } from './east-asian-width.js';
 
 /** Word's default "cannot start a line" characters that UAX #14 alone would let start one. */
 const NO_START = new Set(
@@ -66,14 +67,6 @@ export function breakOpportunities(text: string, before = ''): number[] {
   return hyphenBeforeDigits(text, ctx, quotesAmidIdeographs(text, ctx, out));
 }
 
-/** Wide East Asian characters (East_Asian_Width W or F): ideographs, kana, hangul, full-width forms. */
-function isEastAsianWide(cp: number): boolean {
-  return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6);
-}
-
 const OPENING_QUOTES = new Set([0x2018, 0x201c]);
 const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
 
@@ -86,7 +79,7 @@ const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
  */
 function quotesAmidIdeographs(text: string, ctx: string, found: number[]): number[] {
   let extra: number[] | null = null;
-  const at = (k: number): number => (k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1);
+  const at = (k: number): number => codeAt(text, ctx, k);
   for (let i = ctx.length > 0 ? 0 : 1; i < text.length; i++) {
     const last = at(i - 1);
     const next = text.charCodeAt(i);
@@ -94,15 +87,23 @@ function quotesAmidIdeographs(text: string, ctx: string, found: number[]): numbe
     const opening = OPENING_QUOTES.has(next) && i + 1 < text.length && isEastAsianWide(last) && !NO_END.has(last) && isEastAsianWide(text.charCodeAt(i + 1));
     if (closing || opening) (extra ??= []).push(i);
   }
-  if (!extra) return found;
-  return [...new Set([...found, ...extra])].sort((a, b) => a - b);
+  return extra ? withBreaks(found, extra) : found;
 }
 
 /** Whether the slash at `at` (an index into `text`, −1 for the last character of `ctx`) follows a word character. */
 function slashInWord(text: string, ctx: string, at: number): boolean {
-  const k = at - 1;
-  const cp = k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1;
+  const cp = codeAt(text, ctx, at - 1);
   return isLatinWordChar(cp) || cp === 0x2f || cp === 0x3a || cp === 0x2e;
+}
+
+/** `found` (ascending) with the breaks of `extra` added, each once, in order. */
+function withBreaks(found: number[], extra: number[]): number[] {
+  return [...new Set([...found, ...extra])].sort((a, b) => a - b);
+}
+
+/** The UTF-16 code at `k` in `text`, a negative `k` counting back into `ctx` (the text before it); −1 past both. */
+function codeAt(text: string, ctx: string, k: number): number {
+  return k >= 0 ? text.charCodeAt(k) : ctx.length + k >= 0 ? ctx.charCodeAt(ctx.length + k) : -1;
 }
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
@@ -120,9 +121,8 @@ function hyphenBeforeDigits(text: string, ctx: string, found: number[]): number[
   if (n >= 2 && ctx.charCodeAt(n - 1) === 0x2d && isLatinWordChar(ctx.charCodeAt(n - 2)) && isDigit(text.charCodeAt(0))) extra = [0];
   for (let i = text.indexOf('-'); i >= 0 && i + 1 < text.length; i = text.indexOf('-', i + 1)) {
     if (!isDigit(text.charCodeAt(i + 1))) continue;
-    const prev = i > 0 ? text.charCodeAt(i - 1) : ctx.length > 0 ? ctx.charCodeAt(ctx.length - 1) : -1;
+    const prev = codeAt(text, ctx, i - 1);
     if (isLatinWordChar(prev)) (extra ??= []).push(i + 1);
   }
-  if (!extra) return found;
-  return [...new Set([...found, ...extra])].sort((a, b) => a - b);
+  return extra ? withBreaks(found, extra) : found;
 }
