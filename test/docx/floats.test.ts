@@ -382,3 +382,17 @@ test('corpus: oxsdk__hyperlink\'s charts are on the pages of its table of figure
     assert.equal(printed.get(caption.page), page, `Figure ${n}`);
   }
 });
+
+test('a box anchored ahead of its paragraph\'s page break stays on the page the break ends; the text after the break starts the next page', async () => {
+  // oxsdk__complex2005_12rtm: a page-placed text box, then a page break, in one paragraph. Word anchors the box in
+  // the paragraph's first line, before the break: it is drawn on that page, and no page is left blank.
+  const box = anchor({ x: 100, y: 100, w: 200, h: 80, wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, shape('rect', 'FFFF00', 'Boxed words here'));
+  const body = p('Page one text') + `<w:p>${box}<w:r><w:br w:type="page"/></w:r></w:p>` + p('Page two text');
+  const pages = await docxPages(docx(body));
+  assert.equal(pages.length, 2, 'two pages: no blank one between the box and the text after the break');
+  assert.equal(findText(pages, 'Boxed').page, 1, 'the box is on the first page, with its anchor');
+  assert.equal(findText(pages, 'Page one').page, 1);
+  assert.equal(findText(pages, 'Page two').page, 2, 'the text after the break opens the second page');
+  const [shapeBox] = boxesOf(pages.slice(0, 1), 'shape');
+  near(shapeBox.y, 100, 'box y on page one');
+});

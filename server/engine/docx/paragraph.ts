@@ -20,8 +20,11 @@ import { isStyleSeparator, markRunsOn } from './style-separator.js';
 interface Builder {
   /** Inline content split at page breaks. */
   segments: Inline[][];
-  /** Content that floats in the paragraph (text boxes, floating pictures…), placed after it. */
-  floats: Array<{ blocks: Block[]; box?: FloatBox; positioned?: boolean }>;
+  /**
+   * Content that floats in the paragraph (text boxes, floating pictures…), placed after it; `segment` is the
+   * index of the segment its anchor run sits in (before or after a page break).
+   */
+  floats: Array<{ blocks: Block[]; box?: FloatBox; positioned?: boolean; segment: number }>;
   /** Segments that start after a column break rather than a page break. */
   columnBreaks?: Set<number>;
 }
@@ -85,31 +88,39 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   // replaced by that content: in Word the floats sit over that line rather than below it.
   const onlyAnchors =
     builder.floats.some((f) => !f.positioned) && !level && builder.segments.length === 1 && builder.segments[0].every((r) => r.type === 'text' && r.text.trim() === '');
-  if (onlyAnchors) builder.segments = [];
+  if (onlyAnchors) builder.segments = [[]];
   const last = builder.segments.length - 1;
+  let lastPara: Paragraph | undefined;
   builder.segments.forEach((segment, index) => {
     if (index > 0) items.push(builder.columnBreaks?.has(index) ? { type: 'pageBreak', column: true } : { type: 'pageBreak' });
+    // The floats anchored in this segment go on its page: one anchored before a page break stays on the page
+    // the break ends (oxsdk__complex2005_12rtm's copyright box, anchored ahead of its paragraph's break).
+    const anchored = arrangeFloats(builder.floats.filter((f) => f.segment === index));
     // A paragraph that starts with its page break is simply a paragraph on the next page.
-    if (index === 0 && segment.length === 0 && last > 0) return;
-    // A page break that ends its paragraph keeps the paragraph mark on its own page (Word 2013 and later): the
-    // next page starts with the next paragraph, not with an empty line. Older Word (the compatibility option
-    // splitPgBreakAndParaMark) moves the mark to the next page.
-    if (index === last && index > 0 && segment.length === 0 && !ctx.doc.splitPageBreakAndMark) return;
-    const runs = mergeRuns(segment);
-    if (runs.length === 0) runs.push({ type: 'text', text: '', style: toRunStyle(markR, '') });
-    const para: Paragraph = { type: 'paragraph', runs, style: index === 0 ? style : continuation(style) };
-    if (level && index === 0 && level.list.format !== 'none') {
-      para.list = { ...level.list };
-      if (para.list.format === 'bullet' && para.list.text) para.list.text = bulletText(para.list.text);
+    const skip =
+      onlyAnchors ||
+      (index === 0 && segment.length === 0 && last > 0) ||
+      // A page break that ends its paragraph keeps the paragraph mark on its own page (Word 2013 and later): the
+      // next page starts with the next paragraph, not with an empty line. Older Word (the compatibility option
+      // splitPgBreakAndParaMark) moves the mark to the next page.
+      (index === last && index > 0 && segment.length === 0 && !ctx.doc.splitPageBreakAndMark);
+    if (!skip) {
+      const runs = mergeRuns(segment);
+      if (runs.length === 0) runs.push({ type: 'text', text: '', style: toRunStyle(markR, '') });
+      const para: Paragraph = { type: 'paragraph', runs, style: index === 0 ? style : continuation(style) };
+      if (level && index === 0 && level.list.format !== 'none') {
+        para.list = { ...level.list };
+        if (para.list.format === 'bullet' && para.list.text) para.list.text = bulletText(para.list.text);
+      }
+      items.push(para);
+      lastPara = para;
     }
-    items.push(para);
+    for (const block of anchored) items.push(block);
   });
   const footnotes = ctx.doc.notes?.takeFootnotes();
-  const lastPara = items.findLast((item): item is Paragraph => item.type === 'paragraph');
   if (footnotes && lastPara) lastPara.footnotes = footnotes;
   // A style separator's paragraph runs on into the next one; not when floats or a section's end come between.
   if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && isStyleSeparator(pPr)) markRunsOn(lastPara);
-  for (const block of arrangeFloats(builder.floats)) items.push(block);
   const sectPr = child(pPr, 'w:sectPr');
   if (sectPr) items.push({ type: 'sectionEnd', sectPr });
   return items;
@@ -164,7 +175,7 @@ function arrangeFloats(all: Builder['floats']): Block[] {
 }
 
 function arrangeFlowing(floats: Builder['floats']): Block[] {
-  const placed = floats.filter((f): f is { blocks: Block[]; box: FloatBox } => f.box !== undefined);
+  const placed = floats.filter((f): f is Builder['floats'][number] & { box: FloatBox } => f.box !== undefined);
   if (placed.length >= 2 && placed.length === floats.length) {
     const byX = [...placed].sort((a, b) => a.box.x - b.box.x);
     const sideBySide = byX.every((f, i) => i === 0 || f.box.x >= byX[i - 1].box.x + byX[i - 1].box.width - 2);
@@ -432,14 +443,14 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     case 'w:drawing': {
       const out = readDrawing(ctx, node);
       if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
-      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned });
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }
     case 'w:pict':
     case 'w:object': {
       const out = readVml(ctx, node);
       if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
-      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned });
+      if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }
     case 'mc:AlternateContent': {
