@@ -396,3 +396,16 @@ test('a box anchored ahead of its paragraph\'s page break stays on the page the 
   const [shapeBox] = boxesOf(pages.slice(0, 1), 'shape');
   near(shapeBox.y, 100, 'box y on page one');
 });
+
+test('a straight connector 0 pt high is drawn level across its width, not down to its empty content\'s height', async () => {
+  // sablon__cv_sample's rules under its headings: wp:extent cy="0"; the line runs from corner to corner of its box.
+  const ln = '<a:ln w="12700"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln>';
+  const rule = anchor({ x: 100, y: 200, w: 300, h: 0 }, shape('straightConnector1', 'FFFFFF', undefined, ln));
+  const pages = await docxPages(docx(`<w:p>${rule}<w:r><w:t>Heading</w:t></w:r></w:p>`));
+  const [line] = boxesOf(pages, 'shape');
+  assert.equal(line.geometry, 'line');
+  near(line.x, 100, 'x');
+  near(line.y, 200, 'y');
+  near(line.w, 300, 'width');
+  assert.equal(line.h, 0, 'level: no height');
+});

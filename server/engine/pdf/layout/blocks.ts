@@ -56,10 +56,13 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
         }
       }
       const height = laid.heights.reduce((a, h) => a + h, 0);
+      // A line's box is where it is drawn, from corner to corner: a horizontal one is 0 high, a vertical one 0
+      // wide, whatever its (empty) content measures (sablon__cv_sample's rules under its headings).
+      const line = typeof float.shape === 'object' && float.shape?.geometry === 'line';
       laid.float = {
         ...float,
-        width: float.width > 0 ? float.width : laid.width,
-        height: float.height > 0 ? Math.max(float.height, block.rows[0]?.heightRule === 'exact' ? 0 : height) : height,
+        width: float.width > 0 || (line && float.width === 0) ? float.width : laid.width,
+        height: line && float.height === 0 ? 0 : float.height > 0 ? Math.max(float.height, block.rows[0]?.heightRule === 'exact' ? 0 : height) : height,
       };
       out.push(laid);
     }
