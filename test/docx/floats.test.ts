@@ -259,6 +259,24 @@ test('wrapText left and right: text goes only on the side the float allows', asy
   }
 });
 
+test('beside a float, a word wider than the room left but not than the column goes below the float whole, not cut letter by letter (pdftotext -bbox)', async () => {
+  // Text may go only left of the float, a 51 pt strip (60 pt less its 9 pt distance): the short words fit there,
+  // the long word (wider than the strip, narrower than the column) is set whole on the first line below the float.
+  const long = 'Pneumonoultramicroscopicsilicovolcanoconiosis';
+  const f = anchor({ x: 60, y: 0, w: 150, h: 80, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="left"/>' }, PICTURE);
+  const bytes = docx(`<w:p>${f}<w:r><w:t>ab cd ${long} ef gh</w:t></w:r></w:p>`);
+  const compiled = compileTemplate({ kind: 'docx', bytes });
+  assert.ok(compiled.ok);
+  const found = words((await renderPdf(compiled.template, {})).bytes);
+  const [img] = boxesOf(await docxPages(bytes), 'image');
+  const whole = found.find((w) => w.text === long);
+  assert.ok(whole, `"${long}" is one word in the PDF: ${found.map((w) => w.text).join(' | ')}`);
+  assert.ok(whole.yMin >= img.y + img.h - 0.5, `the long word (top ${whole.yMin}) is below the float (bottom ${img.y + img.h})`);
+  near(whole.xMin, MARGIN, 'the long word starts at the margin');
+  const short = found.find((w) => w.text === 'ab');
+  assert.ok(short && short.yMax <= img.y + img.h && short.xMax <= img.x, `the short words stay in the strip beside the float: ${JSON.stringify(short)}`);
+});
+
 const TOTAL_PAGES_WRAPPING = path.join(CORPUS, 'docx2pdf__TotalPagesWithImageTextWrapping.docx');
 
 test('corpus: TotalPagesWithImageTextWrapping — text flows beside both bothSides pictures, never over them (pdftotext -bbox)', { skip: !fs.existsSync(TOTAL_PAGES_WRAPPING) && `no corpus at ${CORPUS}` }, async () => {

@@ -392,6 +392,11 @@ function segToItem(seg: Seg, x: number): Item {
   }
 }
 
+/** A word of text (fields included), not a picture or a chart. */
+function isText(unit: { segs: Seg[] }): boolean {
+  return unit.segs.every((seg) => seg.kind !== 'image' && seg.kind !== 'chart');
+}
+
 /** Splits a word into pieces of at most `first` then `rest` points (at least one character each). */
 function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: number): Array<{ segs: Seg[]; width: number }> {
   const pieces: Array<{ segs: Seg[]; width: number }> = [];
@@ -472,6 +477,11 @@ class LineBreaker {
       return gap <= this.geo.indentStart + EPS ? Math.max(this.geo.indentStart, base) : this.nextTabStop(gap - 2, true) ?? gap;
     }
     return base;
+  }
+
+  /** The line's width without the narrowing of floats. */
+  private columnWidth(first: boolean): number {
+    return this.geo.width - this.geo.indentEnd - this.columnStart(first);
   }
 
   private get lineEnd(): number {
@@ -602,6 +612,12 @@ class LineBreaker {
         if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
         const fits = unit.width - hangingWidth(unit);
         if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) this.finish(false);
+        // Beside a float, a word too wide for the room left but not for the column is not cut letter by letter:
+        // Word leaves that line empty and sets the word lower, where the float no longer narrows the line.
+        // (Pictures and charts keep overflowing the room as before: where Word puts them is not checked.)
+        while (this.narrowing && !this.hasContent() && !(this.label && this.line.first) && isText(unit) && this.endWith(fits) > this.line.end + EPS && fits <= this.columnWidth(this.line.first) + EPS) {
+          this.skipLine();
+        }
         if (this.endWith(fits) > this.line.end + EPS) {
           const room = this.line.end - this.endWith(0);
           const full = this.lineEnd - this.lineStart(false);
@@ -632,6 +648,13 @@ class LineBreaker {
 
   end(): void {
     this.finish(true, true);
+  }
+
+  /** Leaves the line being started empty (beside a float); a first line's indent passes to the next one. */
+  private skipLine(): void {
+    const first = this.line.first;
+    this.lines.push(finishLine(this.line, this.geo, true, null));
+    this.line = this.newLine(first);
   }
 }
 
