@@ -381,6 +381,12 @@ export interface PageBreak {
   type: 'pageBreak';
   /** A column break (Word's w:br w:type="column"): the next column, or the next page after the last column. */
   column?: boolean;
+  /**
+   * The empty line a break that starts its paragraph sits on (that paragraph's style and mark, no text): the
+   * line is on the page before the break, so it needs room there; where there is none it goes to the next page
+   * and the break then starts another one (docx import only).
+   */
+  lead?: Paragraph;
 }
 
 export type Block = Paragraph | Table | PageBreak;

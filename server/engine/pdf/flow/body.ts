@@ -184,7 +184,12 @@ export class BodyFlow {
         if (b.column && this.columns) {
           for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
           this.nextColumn();
-        } else pendingBreaks++;
+        } else {
+          // The empty line a break starts its paragraph with goes to the next page when this one has no room
+          // for it: the break then starts the page after (a page left empty, as in Word and LibreOffice).
+          if (pendingBreaks === 0 && !this.atTop && b.room !== undefined && this.y + b.room > this.bottom + 0.01) pendingBreaks++;
+          pendingBreaks++;
+        }
         continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();

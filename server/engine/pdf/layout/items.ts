@@ -170,6 +170,8 @@ export interface LaidPageBreak {
   kind: 'pageBreak';
   /** A column break: the next column (the next page after the last one). */
   column?: boolean;
+  /** The height the break's own line takes before it (model `lead`: space before and the empty line). */
+  room?: number;
 }
 
 export type LaidBlock = LaidParagraph | LaidTable | LaidPageBreak;
