@@ -90,6 +90,8 @@ export interface ParagraphStyle {
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;
   pageBreakBefore?: boolean;
+  /** false: the paragraph's first or last line may stand alone at a page edge (no widow/orphan control). */
+  widowControl?: boolean;
   rtl?: boolean;
   tabs?: TabStop[];
   /** Distance between the default tab stops after the explicit ones (Word's w:defaultTabStop; 36 pt when absent). */

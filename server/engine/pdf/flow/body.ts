@@ -403,7 +403,7 @@ export class BodyFlow {
       // A line that holds footnote marks brings their notes: they must fit below it on the same page.
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
-      if (!this.atTop) {
+      if (!this.atTop && p.widowControl) {
         // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top.
         if (n === 1 && remaining > 1 && first) n = 0;
         else if (n > 1 && remaining - n === 1 && remaining > 2) n -= 1;

@@ -119,6 +119,8 @@ export interface LaidParagraph {
   borders: Borders | null;
   keepWithNext: boolean;
   pageBreakBefore: boolean;
+  /** Widow/orphan control (false when the paragraph turns it off). */
+  widowControl: boolean;
   /** Outline entry of a heading. */
   heading: { level: number; title: string } | null;
   /** True when a line holds a page field (headers and footers are laid out again per page then). */
