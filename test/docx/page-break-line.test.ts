@@ -33,23 +33,19 @@ async function pdfPages(bytes: Uint8Array): Promise<number> {
   return Math.max(...all.map((w) => w.page));
 }
 
-test('a break-only paragraph whose line fits under the last line breaks to the next page', async () => {
-  const bytes = doc(15);
+/** The break's line `breakLine` points tall: the page the text after the break lands on, in the layout and the PDF. */
+async function afterBreak(breakLine: number, page: number): Promise<void> {
+  const bytes = doc(breakLine);
   const pages = await docxPages(bytes);
   assert.equal(findText(pages, 'Filler 34').page, 1);
-  assert.equal(findText(pages, 'After the break').page, 2);
-  assert.equal(pages.length, 2);
-  assert.equal(await pdfPages(bytes), 2);
-});
+  assert.equal(findText(pages, 'After the break').page, page);
+  assert.equal(pages.length, page);
+  assert.equal(await pdfPages(bytes), page);
+}
 
-test('a break-only paragraph with no room left on the page goes to the next one: that page stays empty', async () => {
-  const bytes = doc(20);
-  const pages = await docxPages(bytes);
-  assert.equal(findText(pages, 'Filler 34').page, 1);
-  assert.equal(findText(pages, 'After the break').page, 3);
-  assert.equal(pages.length, 3);
-  assert.equal(await pdfPages(bytes), 3);
-});
+test('a break-only paragraph whose line fits under the last line breaks to the next page', () => afterBreak(15, 2));
+
+test('a break-only paragraph with no room left on the page goes to the next one: that page stays empty', () => afterBreak(20, 3));
 
 test('the same for a paragraph that starts with its break and goes on after it', async () => {
   const bytes = doc(0, `<w:p><w:pPr>${exact(20)}</w:pPr><w:r><w:br w:type="page"/><w:t>Rest of the paragraph</w:t></w:r></w:p>`);
