@@ -92,13 +92,20 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const last = builder.segments.length - 1;
   let lastPara: Paragraph | undefined;
   builder.segments.forEach((segment, index) => {
-    if (index > 0) items.push(builder.columnBreaks?.has(index) ? { type: 'pageBreak', column: true } : { type: 'pageBreak' });
+    if (index > 0) {
+      if (builder.columnBreaks?.has(index)) items.push({ type: 'pageBreak', column: true });
+      // A page break that starts its paragraph sits on the paragraph's first, empty line: that line is on the
+      // page before the break, so it needs room there (after a table that fills the page, Word and LibreOffice
+      // put it on the next page and the break then leaves that page empty).
+      else if (index === 1 && builder.segments[0].length === 0) items.push({ type: 'pageBreak', lead: { type: 'paragraph', runs: [{ type: 'text', text: '', style: toRunStyle(markR, '') }], style } });
+      else items.push({ type: 'pageBreak' });
+    }
     // The floats anchored in this segment go on its page: one anchored before a page break stays on the page
     // the break ends (oxsdk__complex2005_12rtm's copyright box, anchored ahead of its paragraph's break).
     const anchored = arrangeFloats(builder.floats.filter((f) => f.segment === index));
-    // A paragraph that starts with its page break is simply a paragraph on the next page.
     const skip =
       onlyAnchors ||
+      // A paragraph that starts with its page break is otherwise simply a paragraph on the next page.
       (index === 0 && segment.length === 0 && last > 0) ||
       // A page break that ends its paragraph keeps the paragraph mark on its own page (Word 2013 and later): the
       // next page starts with the next paragraph, not with an empty line. Older Word (the compatibility option

@@ -68,6 +68,8 @@ export interface PProps {
   outlineLevel?: number;
   keepNext?: boolean;
   pageBreakBefore?: boolean;
+  /** w:widowControl: false lets a paragraph's first or last line stand alone at a page edge. */
+  widowControl?: boolean;
   bidi?: boolean;
   tabs?: TabDef[];
   shading?: string | null;
@@ -364,6 +366,9 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       case 'w:pageBreakBefore':
         out.pageBreakBefore = flag(el);
+        break;
+      case 'w:widowControl':
+        out.widowControl = flag(el);
         break;
       case 'w:bidi':
         out.bidi = flag(el);

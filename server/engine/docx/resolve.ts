@@ -68,6 +68,10 @@ export function toParagraphStyle(p: PProps, heading?: number, styleId?: string):
   if (heading !== undefined && heading >= 1 && heading <= 6) style.heading = heading as ParagraphStyle['heading'];
   if (p.keepNext) style.keepWithNext = true;
   if (p.pageBreakBefore) style.pageBreakBefore = true;
+  // Widow/orphan control is on unless turned off (docDefaults, a style or the paragraph; ECMA-376 17.3.1.44), as
+  // in a new Word document. Written either way: the document's defaults (model `defaults.paragraph`) may have
+  // turned it off and the paragraph on again.
+  if (p.widowControl !== undefined) style.widowControl = p.widowControl;
   if (p.bidi) style.rtl = true;
   if (p.tabs) {
     const tabs: TabStop[] = p.tabs

@@ -90,6 +90,8 @@ export interface ParagraphStyle {
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
   keepWithNext?: boolean;
   pageBreakBefore?: boolean;
+  /** false: the paragraph's first or last line may stand alone at a page edge (no widow/orphan control). */
+  widowControl?: boolean;
   rtl?: boolean;
   tabs?: TabStop[];
   /** Distance between the default tab stops after the explicit ones (Word's w:defaultTabStop; 36 pt when absent). */
@@ -381,6 +383,12 @@ export interface PageBreak {
   type: 'pageBreak';
   /** A column break (Word's w:br w:type="column"): the next column, or the next page after the last column. */
   column?: boolean;
+  /**
+   * The empty line a break that starts its paragraph sits on (that paragraph's style and mark, no text): the
+   * line is on the page before the break, so it needs room there; where there is none it goes to the next page
+   * and the break then starts another one (docx import only).
+   */
+  lead?: Paragraph;
 }
 
 export type Block = Paragraph | Table | PageBreak;

@@ -184,7 +184,12 @@ export class BodyFlow {
         if (b.column && this.columns) {
           for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
           this.nextColumn();
-        } else pendingBreaks++;
+        } else {
+          // The empty line a break starts its paragraph with goes to the next page when this one has no room
+          // for it: the break then starts the page after (a page left empty, as in Word and LibreOffice).
+          if (pendingBreaks === 0 && !this.atTop && b.room !== undefined && this.y + b.room > this.bottom + 0.01) pendingBreaks++;
+          pendingBreaks++;
+        }
         continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
@@ -398,7 +403,7 @@ export class BodyFlow {
       // A line that holds footnote marks brings their notes: they must fit below it on the same page.
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
-      if (!this.atTop) {
+      if (!this.atTop && p.widowControl) {
         // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top.
         if (n === 1 && remaining > 1 && first) n = 0;
         else if (n > 1 && remaining - n === 1 && remaining > 2) n -= 1;

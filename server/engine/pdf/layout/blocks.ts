@@ -1,6 +1,6 @@
 /** Layout of a list of blocks: the body of a section, a table cell, a header or footer. */
-import type { Block, Table } from '../../model/types.js';
-import type { LaidBlock, LaidParagraph, LaidTable } from './items.js';
+import type { Block, PageBreak, Table } from '../../model/types.js';
+import type { LaidBlock, LaidPageBreak, LaidParagraph, LaidTable } from './items.js';
 import { layoutParagraph, type LayoutContext } from './paragraph.js';
 import { layoutTable } from './table.js';
 import { floatOf } from '../flow/floats.js';
@@ -30,7 +30,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       }
       out.push(laid);
     }
-    else if (block.type === 'pageBreak') out.push(block.column === true ? { kind: 'pageBreak', column: true } : { kind: 'pageBreak' });
+    else if (block.type === 'pageBreak') out.push(block.column === true ? { kind: 'pageBreak', column: true } : pageBreak(block, width, ctx));
     else if (block.type === 'table') {
       if (depth >= MAX_TABLE_DEPTH) continue;
       const float = floatOf(block);
@@ -68,6 +68,14 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
     }
   }
   return out;
+}
+
+/** A page break; one that starts its paragraph keeps the height of the empty line it sits on (model `lead`). */
+function pageBreak(block: PageBreak, width: number, ctx: LayoutContext): LaidPageBreak {
+  const lead = block.lead;
+  if (!lead || typeof lead !== 'object' || lead.type !== 'paragraph') return { kind: 'pageBreak' };
+  const laid = layoutParagraph(lead, width, ctx);
+  return { kind: 'pageBreak', room: laid.spaceBefore + (laid.lines[0]?.height ?? 0) };
 }
 
 /** A one-cell float without its own width: a frame (docx/frames.ts), sized to its text. */

@@ -119,6 +119,8 @@ export interface LaidParagraph {
   borders: Borders | null;
   keepWithNext: boolean;
   pageBreakBefore: boolean;
+  /** Widow/orphan control (false when the paragraph turns it off). */
+  widowControl: boolean;
   /** Outline entry of a heading. */
   heading: { level: number; title: string } | null;
   /** True when a line holds a page field (headers and footers are laid out again per page then). */
@@ -170,6 +172,8 @@ export interface LaidPageBreak {
   kind: 'pageBreak';
   /** A column break: the next column (the next page after the last one). */
   column?: boolean;
+  /** The height the break's own line takes before it (model `lead`: space before and the empty line). */
+  room?: number;
 }
 
 export type LaidBlock = LaidParagraph | LaidTable | LaidPageBreak;

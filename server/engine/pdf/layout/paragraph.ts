@@ -1063,6 +1063,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     borders: borders && (borders.top || borders.bottom || borders.left || borders.right) ? borders : null,
     keepWithNext: style.keepWithNext === true,
     pageBreakBefore: style.pageBreakBefore === true,
+    widowControl: style.widowControl !== false,
     heading: heading && heading.title ? heading : null,
     hasFields,
   };
