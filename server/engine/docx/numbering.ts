@@ -66,15 +66,16 @@ interface LevelDef {
   r: RProps;
 }
 
+/** Levels are kept as their w:lvl elements and read on first use (Numbering.levelDef). */
 interface AbstractDef {
-  levels: Map<number, LevelDef>;
+  levels: Map<number, XElement>;
   styleLink?: string;
 }
 
 interface NumDef {
   abstractId: string;
   startOverrides: Map<number, number>;
-  levelOverrides: Map<number, LevelDef>;
+  levelOverrides: Map<number, XElement>;
 }
 
 /** Word 2010+ custom formats (w:format, the first items written out) that docloom writes, by their first item. */
@@ -133,10 +134,16 @@ export class Numbering {
   private readonly abstracts = new Map<string, AbstractDef>();
   private readonly nums = new Map<string, NumDef>();
   private readonly memo = new Map<string, ListLevel | null>();
+  private readonly levelMemo = new Map<XElement, LevelDef>();
 
+  /**
+   * Lists and their levels are indexed here; a level's formatting is read when a paragraph first uses it. Word
+   * copies every list ever pasted into numbering.xml (2.3 MB beside a 3 KB document in the corpus), so reading
+   * every level up front cost more than the document.
+   */
   constructor(
     root: XElement | undefined,
-    theme: Theme,
+    private readonly theme: Theme,
     private readonly styles: StyleSheet,
     /** The numbering part's name (where number_format_unsupported points). */
     readonly part = 'word/numbering.xml',
@@ -144,10 +151,10 @@ export class Numbering {
     for (const el of children(root, 'w:abstractNum')) {
       const id = el.attrs['w:abstractNumId'];
       if (id === undefined) continue;
-      const levels = new Map<number, LevelDef>();
+      const levels = new Map<number, XElement>();
       for (const lvl of children(el, 'w:lvl')) {
         const ilvl = num(lvl.attrs['w:ilvl']);
-        if (ilvl !== undefined) levels.set(ilvl, readLevel(lvl, theme));
+        if (ilvl !== undefined) levels.set(ilvl, lvl);
       }
       const styleLink = child(el, 'w:numStyleLink')?.attrs['w:val'];
       this.abstracts.set(id, { levels, styleLink });
@@ -157,17 +164,27 @@ export class Numbering {
       const abstractId = child(el, 'w:abstractNumId')?.attrs['w:val'];
       if (id === undefined || abstractId === undefined) continue;
       const startOverrides = new Map<number, number>();
-      const levelOverrides = new Map<number, LevelDef>();
+      const levelOverrides = new Map<number, XElement>();
       for (const o of children(el, 'w:lvlOverride')) {
         const ilvl = num(o.attrs['w:ilvl']);
         if (ilvl === undefined) continue;
         const start = num(child(o, 'w:startOverride')?.attrs['w:val']);
         if (start !== undefined) startOverrides.set(ilvl, start);
         const lvl = child(o, 'w:lvl');
-        if (lvl) levelOverrides.set(ilvl, readLevel(lvl, theme));
+        if (lvl) levelOverrides.set(ilvl, lvl);
       }
       this.nums.set(id, { abstractId, startOverrides, levelOverrides });
     }
+  }
+
+  private levelDef(lvl: XElement | undefined): LevelDef | undefined {
+    if (!lvl) return undefined;
+    let def = this.levelMemo.get(lvl);
+    if (!def) {
+      def = readLevel(lvl, this.theme);
+      this.levelMemo.set(lvl, def);
+    }
+    return def;
   }
 
   /** The abstract definition behind a num, following a numbering-style link (numStyleLink → style's numId). */
@@ -194,7 +211,7 @@ export class Numbering {
     let result: ListLevel | null = null;
     if (numDef && found) {
       const [abstractId, abs] = found;
-      const lvl = numDef.levelOverrides.get(level) ?? abs.levels.get(level);
+      const lvl = this.levelDef(numDef.levelOverrides.get(level) ?? abs.levels.get(level));
       if (lvl) {
         const override = numDef.startOverrides.get(level);
         // Instances of one abstract list continue one numbering in Word, unless an instance restarts it.
@@ -204,7 +221,7 @@ export class Numbering {
         const start = override ?? lvl.start;
         if (start !== undefined && lvl.format !== 'bullet') list.start = start;
         // A shallower level with no item yet shows its start value in this level's text ("%1.%2" → "5.1").
-        const parents = Array.from({ length: level }, (_, l) => numDef.startOverrides.get(l) ?? (numDef.levelOverrides.get(l) ?? abs.levels.get(l))?.start ?? 1);
+        const parents = Array.from({ length: level }, (_, l) => numDef.startOverrides.get(l) ?? this.levelDef(numDef.levelOverrides.get(l) ?? abs.levels.get(l))?.start ?? 1);
         if (parents.some((v) => v !== 1)) list.parentStarts = parents;
         result = { list, p: lvl.p, r: lvl.r };
         if (lvl.unsupported) result.unsupported = lvl.unsupported;

@@ -136,7 +136,8 @@ export function readShading(el: XElement | undefined, theme: Theme): string | nu
 export function readRPr(rPr: XElement | undefined, theme: Theme): RProps {
   const out: RProps = {};
   if (!rPr) return out;
-  for (const el of rPr.children) {
+  for (let i = 0; i < rPr.children.length; i++) {
+    const el = rPr.children[i];
     if (typeof el === 'string') continue;
     const val = el.attrs['w:val'];
     switch (el.name) {
@@ -309,7 +310,8 @@ function readTabs(el: XElement): TabDef[] {
 export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
   const out: PProps = {};
   if (!pPr) return out;
-  for (const el of pPr.children) {
+  for (let i = 0; i < pPr.children.length; i++) {
+    const el = pPr.children[i];
     if (typeof el === 'string') continue;
     const val = el.attrs['w:val'];
     switch (el.name) {

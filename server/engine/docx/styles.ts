@@ -38,6 +38,11 @@ interface StyleDef {
   type: string;
   name: string;
   basedOn?: string;
+  /** The w:style element: its formatting is read on first use (StyleSheet.formatting). */
+  el: XElement;
+}
+
+interface StyleFormatting {
   p: PProps;
   r: RProps;
   table?: TableStyle;
@@ -108,8 +113,14 @@ export class StyleSheet {
   private readonly paraMemo = new Map<string, ResolvedParagraphStyle>();
   private readonly charMemo = new Map<string, RProps>();
   private readonly tableMemo = new Map<string, TableStyle>();
+  private readonly formattingMemo = new Map<StyleDef, StyleFormatting>();
 
-  constructor(root: XElement | undefined, theme: Theme) {
+  /**
+   * Only a style's id, type, name and basedOn are read here; its formatting when a chain first needs it. A sheet
+   * holds every style the producer ever wrote (hundreds of latent and table styles, up to 0.8 MB in the corpus)
+   * while a document uses a handful: reading all of them up front was most of the import of a short document.
+   */
+  constructor(root: XElement | undefined, private readonly theme: Theme) {
     const defaults = child(root, 'w:docDefaults');
     this.docR = readRPr(child(child(defaults, 'w:rPrDefault'), 'w:rPr'), theme);
     this.docP = readPPr(child(child(defaults, 'w:pPrDefault'), 'w:pPr'), theme);
@@ -122,17 +133,8 @@ export class StyleSheet {
         type,
         name: child(el, 'w:name')?.attrs['w:val'] ?? id,
         basedOn: child(el, 'w:basedOn')?.attrs['w:val'],
-        p: readPPr(child(el, 'w:pPr'), theme),
-        r: readRPr(child(el, 'w:rPr'), theme),
+        el,
       };
-      if (type === 'table') {
-        const conditional = new Map<string, TableLayer>();
-        for (const part of children(el, 'w:tblStylePr')) {
-          const kind = part.attrs['w:type'];
-          if (kind) conditional.set(kind, readTableLayer(part, theme));
-        }
-        def.table = { base: readTableLayer(el, theme), conditional };
-      }
       if (!this.defs.has(id)) this.defs.set(id, def);
       const isDefault = el.attrs['w:default'] === '1' || el.attrs['w:default'] === 'true';
       if (isDefault) {
@@ -142,6 +144,24 @@ export class StyleSheet {
         if (type === 'table' && !this.defaultTableStyle) self.defaultTableStyle = id;
       }
     }
+  }
+
+  /** A style's own formatting (not its basedOn chain's), read from its element once. */
+  private formatting(def: StyleDef): StyleFormatting {
+    let f = this.formattingMemo.get(def);
+    if (f) return f;
+    const { el } = def;
+    f = { p: readPPr(child(el, 'w:pPr'), this.theme), r: readRPr(child(el, 'w:rPr'), this.theme) };
+    if (def.type === 'table') {
+      const conditional = new Map<string, TableLayer>();
+      for (const part of children(el, 'w:tblStylePr')) {
+        const kind = part.attrs['w:type'];
+        if (kind) conditional.set(kind, readTableLayer(part, this.theme));
+      }
+      f.table = { base: readTableLayer(el, this.theme), conditional };
+    }
+    this.formattingMemo.set(def, f);
+    return f;
   }
 
   /** The chain of a style, root first (basedOn loops and missing parents end it). */
@@ -172,8 +192,9 @@ export class StyleSheet {
     let r: RProps = {};
     let headingFromName: number | undefined;
     for (const def of this.chain(key, 'paragraph')) {
-      p = mergeP(p, def.p);
-      r = mergeR(r, def.r);
+      const own = this.formatting(def);
+      p = mergeP(p, own.p);
+      r = mergeR(r, own.r);
       const m = /^heading\s*([1-9])$/i.exec(def.name);
       if (m) headingFromName = Number(m[1]);
     }
@@ -185,7 +206,7 @@ export class StyleSheet {
   /** The numId a numbering style (w:type="numbering") points at, for abstract lists linked to it. */
   numberingStyleNumId(id: string): string | undefined {
     const def = this.defs.get(id);
-    return def?.type === 'numbering' ? def.p.numId : undefined;
+    return def?.type === 'numbering' ? this.formatting(def).p.numId : undefined;
   }
 
   characterStyle(id: string | undefined): RProps {
@@ -193,7 +214,7 @@ export class StyleSheet {
     const memo = this.charMemo.get(key);
     if (memo) return memo;
     let r: RProps = {};
-    for (const def of this.chain(key, 'character')) r = mergeR(r, def.r);
+    for (const def of this.chain(key, 'character')) r = mergeR(r, this.formatting(def).r);
     this.charMemo.set(key, r);
     return r;
   }
@@ -205,9 +226,10 @@ export class StyleSheet {
     let base: TableLayer = EMPTY_LAYER;
     const conditional = new Map<string, TableLayer>();
     for (const def of this.chain(key, 'table')) {
-      if (!def.table) continue;
-      base = mergeLayer(base, def.table.base);
-      for (const [kind, layer] of def.table.conditional) {
+      const table = this.formatting(def).table;
+      if (!table) continue;
+      base = mergeLayer(base, table.base);
+      for (const [kind, layer] of table.conditional) {
         conditional.set(kind, mergeLayer(conditional.get(kind) ?? EMPTY_LAYER, layer));
       }
     }
