@@ -23,7 +23,9 @@
  * --corpus [DIR] measures a corpus of real .docx files instead (`npm run fidelity`; default DIR
  * ../shared/corpus/docx beside the clone; --only SUBSTRING[,SUBSTRING…], --limit N, --work DIR, --report-only, --lo-from DIR: LibreOffice's PDFs from an earlier work folder): each file is
  * rendered as a static document by docloom in a child process and by a warm LibreOffice (python3-uno) that sees
- * only docloom's fonts; see scripts/lib/corpus.ts and the corpus section of docs/fidelity.md.
+ * only docloom's fonts; see scripts/lib/corpus.ts and the corpus section of docs/fidelity.md. --built: docloom's
+ * child runs the built engine (dist/) under plain node, as the service's render worker does (`npm run fidelity`
+ * builds first and passes it); without it, the sources under tsx.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

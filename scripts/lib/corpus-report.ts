@@ -356,6 +356,9 @@ export async function corpusMain(argv: string[]): Promise<void> {
     L.push('  --title "Fixtures as static documents" --summary docs/fidelity-fixtures.json --work .tmp/fidelity-fixtures');
     L.push('```');
     L.push('');
+    L.push('`npm run fidelity` builds the engine first (`npm run build:server`) and times the built JavaScript under plain node,');
+    L.push('as the service\'s render worker runs it (`--built`); `node --import tsx scripts/fidelity.ts --corpus` times the sources.');
+    L.push('');
     L.push('PDFs of both sides and the full `results.json` stay in `.tmp/fidelity/` (git-ignored). `python3-uno` works with');
     L.push('Debian\'s `/usr/bin/python3`, which the script calls by that path.');
   }

@@ -71,6 +71,10 @@ interface Options {
   /** --lo-from DIR: LibreOffice's PDFs and times from an earlier run's work folder (its output does not change while
    * docloom does), so a docloom change is measured without waiting for LibreOffice again. */
   loFrom: string | null;
+  /** --built: the child runs the built JavaScript (dist/, `npm run build:server`) under plain node, as a render
+   * worker runs the engine; without it, the sources under tsx (whose loader adds a naming helper to closures in
+   * hot functions: ~3 % of a small file's time that the service never pays). */
+  built: boolean;
 }
 
 export function argValue(argv: string[], name: string): string | null {
@@ -95,6 +99,7 @@ function options(argv: string[]): Options {
     runTimeoutMs: Number(argValue(argv, '--run-timeout') ?? RUN_TIMEOUT_MS) || RUN_TIMEOUT_MS,
     speedOnly: argv.includes('--speed-only'),
     loFrom: argValue(argv, '--lo-from') === null ? null : path.resolve(argValue(argv, '--lo-from') as string),
+    built: argv.includes('--built'),
   };
 }
 
@@ -135,6 +140,9 @@ function log(s: string): void {
 
 // ─── docloom ──────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** The measurement's child as `npm run build:server` compiles it. */
+const BUILT_CHILD = path.join(ROOT, 'dist', 'scripts', 'lib', 'fidelity-child.js');
+
 class DocloomChild {
   private child: ChildProcess | null = null;
 
@@ -142,12 +150,14 @@ class DocloomChild {
   constructor(
     private readonly timeoutMs: number,
     private readonly warmup: ChildJob[],
+    private readonly built: boolean,
   ) {}
 
   /** A fresh child, once it has loaded the engine (its start-up is not part of any run's time limit). */
   private async spawn(): Promise<ChildProcess> {
-    const child = fork(path.join(ROOT, 'scripts', 'lib', 'fidelity-child.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+    const script = this.built ? BUILT_CHILD : path.join(ROOT, 'scripts', 'lib', 'fidelity-child.ts');
+    const child = fork(script, [], {
+      execArgv: this.built ? [] : ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, NODE_OPTIONS: '' },
     });
@@ -394,7 +404,9 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
 
   // 1–2. docloom, then LibreOffice, file by file, so both are timed in the same stretch of (shared) machine time.
   const warmup = rows.slice(0, WARMUP_FILES).map((r) => ({ file: path.join(opt.corpus, r.file), out: path.join(opt.work, 'warmup.pdf'), runs: 2 }));
-  const child = new DocloomChild(opt.runTimeoutMs, warmup);
+  if (opt.built && !fs.existsSync(BUILT_CHILD)) throw new Error(`--built: ${path.relative(ROOT, BUILT_CHILD)} is missing (run \`npm run build:server\` first)`);
+  log(opt.built ? `docloom's child runs the built engine (${path.relative(ROOT, BUILT_CHILD)}, plain node)` : "docloom's child runs the sources under tsx (--built: the built engine, as the service runs it)");
+  const child = new DocloomChild(opt.runTimeoutMs, warmup, opt.built);
   if (opt.loFrom) {
     try {
       reuseLibreOffice(opt.loFrom, rows, (r) => pdfOf(dirs.lo, r));
