@@ -153,3 +153,40 @@ test('a chart whose part is missing is left out with chart_not_drawn; the text a
   assert.ok(text.includes('Before') && text.includes('After'));
   assert.deepEqual(warnings.map((w) => w.code), ['chart_not_drawn']);
 });
+
+/** A clustered column chart (or its 3-D form) of `series`, categories North and South, with a value axis. */
+function columns(series: number[][], element = 'c:barChart'): string {
+  const sers = series.map((values, i) => `<c:ser><c:idx val="${i}"/><c:order val="${i}"/><c:tx>${strCache([`S${i + 1}`])}</c:tx><c:cat>${strCache(['North', 'South'])}</c:cat><c:val>${numCache(values)}</c:val></c:ser>`).join('');
+  return `<${element}><c:barDir val="col"/><c:grouping val="clustered"/>${sers}<c:axId val="1"/><c:axId val="2"/></${element}><c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:numFmt formatCode="General" sourceLinked="1"/><c:crossAx val="1"/></c:valAx>`;
+}
+
+async function boxTexts(bytes: Uint8Array): Promise<string[]> {
+  const pages = await docxPages(bytes);
+  return pages[0].boxes.filter((b) => b.kind === 'text').map((b) => (b.kind === 'text' ? b.text : ''));
+}
+
+test('automatic value axes as Office and LibreOffice choose them: up to 10 units of 1, 2 or 5 × 10^n, one more near the top', async () => {
+  // Values up to 4.5: 0 to 5 by 0.5 (4.5 lies within 1/21 of 0..4.5, so one more unit), labels unpadded.
+  const half = await boxTexts(chartDocx(columns([[4.3, 2.5], [1.8, 4.5]])));
+  for (const tick of ['0', '0.5', '1', '1.5', '2', '2.5', '3', '3.5', '4', '4.5', '5']) assert.ok(half.includes(tick), `tick ${tick} missing: ${half.join('|')}`);
+  assert.ok(!half.includes('5.5') && !half.includes('6') && !half.includes('1.0'), half.join('|'));
+  // Up to 5: 0 to 5.5 by 0.5 would be 11 units, so 0 to 6 by 1; the 3-D form keeps no extra unit: 0 to 5 by 0.5.
+  const flat = await boxTexts(chartDocx(columns([[2, 5]])));
+  for (const tick of ['0', '1', '2', '3', '4', '5', '6']) assert.ok(flat.includes(tick), `tick ${tick} missing: ${flat.join('|')}`);
+  assert.ok(!flat.includes('0.5') && !flat.includes('7'), flat.join('|'));
+  const deep = await boxTexts(chartDocx(columns([[2, 5]], 'c:bar3DChart')));
+  for (const tick of ['0', '0.5', '4.5', '5']) assert.ok(deep.includes(tick), `tick ${tick} missing: ${deep.join('|')}`);
+  assert.ok(!deep.includes('6'), deep.join('|'));
+});
+
+test('values close together: the axis starts half their spread below them and the bars are cut off at its foot', async () => {
+  // 95 and 100: the axis runs 92..101 by 1; bars stand on 92, so 100's is 8/3 of 95's.
+  const bytes = chartDocx(columns([[95, 100]]));
+  const texts = await boxTexts(bytes);
+  for (const tick of ['92', '96', '101']) assert.ok(texts.includes(tick), `tick ${tick} missing: ${texts.join('|')}`);
+  assert.ok(!texts.includes('0') && !texts.includes('91'), texts.join('|'));
+  const pages = await docxPages(bytes);
+  const bars = pages[0].boxes.filter((b) => b.kind === 'fill' && b.w > 20 && b.w < 200).map((b) => (b.kind === 'fill' ? b.h : 0));
+  assert.equal(bars.length, 2, JSON.stringify(bars));
+  assert.ok(Math.abs(bars[1] / bars[0] - 8 / 3) < 0.01, `${bars[1]} / ${bars[0]}`);
+});

@@ -79,6 +79,7 @@ function readChartSpace(space: XElement, chartEl: XElement, theme: Theme): Chart
     const plot = readPlot(el, kind, theme, seriesIndex, chart);
     seriesIndex += plot.series.length;
     plot.secondary = isSecondary(el, plotArea);
+    if (el.name.includes('3D')) plot.threeD = true;
     chart.plots.push(plot);
   }
   if (chart.plots.length === 0 && !chart.unsupported) chart.unsupported = 'unknown';

@@ -207,6 +207,8 @@ export interface ChartPlot {
   firstSliceAngle?: number;
   /** Plotted against the secondary value axis. */
   secondary?: boolean;
+  /** A 3-D plot (c:bar3DChart …), drawn flat; its value axis keeps no extra step above values near its end. */
+  threeD?: boolean;
   series: ChartSeries[];
 }
 

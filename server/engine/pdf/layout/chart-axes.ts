@@ -6,7 +6,7 @@
  */
 import type { Chart, ChartAxis, ChartPlot, ChartSeries, ChartText } from '../../model/types.js';
 import { ChartPen, rgb } from './chart-text.js';
-import { decimalsOf, formatNumber, valueScale, type Scale } from './chart-scale.js';
+import { formatNumber, valueScale, type Scale, type ScaleRoom } from './chart-scale.js';
 import type { PlotBox } from './chart.js';
 
 const GRID: readonly [number, number, number] = [217, 217, 217];
@@ -46,7 +46,7 @@ function extent(plot: ChartPlot): [number, number] {
   return [lo, hi];
 }
 
-function scaleFor(plots: ChartPlot[], axis: ChartAxis | undefined, length: number, across: boolean): Scale {
+function scaleFor(plots: ChartPlot[], axis: ChartAxis | undefined, room: ScaleRoom): Scale {
   let lo = Infinity;
   let hi = -Infinity;
   for (const p of plots) {
@@ -55,14 +55,18 @@ function scaleFor(plots: ChartPlot[], axis: ChartAxis | undefined, length: numbe
     hi = Math.max(hi, b);
   }
   if (lo > hi) [lo, hi] = [0, 1];
-  const withZero = plots.some((p) => p.kind === 'bar' || p.kind === 'area');
-  return valueScale(lo, hi, length, axis ?? {}, withZero, across);
+  // LibreOffice keeps no extra unit at the ends of percent axes, nor of 3-D charts' axes.
+  const roomAtEnds = !plots.some((p) => p.grouping === 'percentStacked' || p.threeD);
+  return valueScale(lo, hi, axis ?? {}, { towardZero: true, roomAtEnds }, room);
 }
 
 function axisFormat(plots: ChartPlot[], axis: ChartAxis | undefined): string | undefined {
   if (plots.some((p) => p.grouping === 'percentStacked') && (!axis?.format || axis.format === 'General')) return '0%';
   return axis?.format;
 }
+
+/** Where the other axis crosses and areas grow from: zero, or the axis's end nearest to it. */
+const origin = (s: Scale): number => Math.min(s.max, Math.max(s.min, 0));
 
 const shown = (axis: ChartAxis | undefined): boolean => axis !== undefined && !axis.hidden && !axis.noLabels;
 
@@ -100,12 +104,19 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   }
   // Provisional value scale to measure its labels (its length depends on them only slightly).
   const valLength = valueAlong === 'y' ? bottom - top - catSize * 1.6 : right - left;
-  const across = valueAlong === 'x';
-  const scale = scaleFor(primary.length > 0 ? primary : plots, valAxis, valLength, across);
-  const secScale = secondary.length > 0 ? scaleFor(secondary, secAxis, valLength, across) : undefined;
   const fmt = axisFormat(primary.length > 0 ? primary : plots, valAxis);
   const secFmt = axisFormat(secondary, secAxis);
-  const tickText = (s: Scale, f: string | undefined): string[] => s.ticks.map((t) => formatNumber(t, f, /%/.test(f ?? '') ? 0 : decimalsOf(s.step)));
+  // General labels are not padded to the unit's decimals: 0, 0.5, 1, 1.5 (as Excel and LibreOffice write them).
+  const tickText = (s: Scale, f: string | undefined): string[] => s.ticks.map((t) => formatNumber(t, f));
+  // How many labels fit along an axis: its length over one label's height, or its widest label's width when the
+  // labels stand side by side (a first scale's labels, as LibreOffice measures them).
+  const room = (length: number, f: string | undefined, style: ChartText, across: boolean): ScaleRoom => ({
+    length,
+    label: (s) => (across ? Math.max(0, ...tickText(s, f).map((t) => pen.width(t, style))) : pen.size(style) * 1.2),
+  });
+  const valRoom = (f: string | undefined): ScaleRoom => room(valLength, f, valStyle, valueAlong === 'x');
+  const scale = scaleFor(primary.length > 0 ? primary : plots, valAxis, valRoom(fmt));
+  const secScale = secondary.length > 0 ? scaleFor(secondary, secAxis, valRoom(secFmt)) : undefined;
   const valTexts = shown(valAxis) ? tickText(scale, fmt) : [];
   const secTexts = secScale && shown(secAxis) ? tickText(secScale, secFmt) : [];
 
@@ -118,7 +129,8 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
       const x = s.xValues?.[i] ?? i + 1;
       if (x !== null) [lo, hi] = [Math.min(lo, x), Math.max(hi, x)];
     });
-    xScale = valueScale(lo, hi, right - left, catAxis ?? {}, false, true);
+    // A scatter chart's x axis does not reach toward zero (LibreOffice widens only value axes so).
+    xScale = valueScale(lo, hi, catAxis ?? {}, { towardZero: false, roomAtEnds: true }, room(right - left, catAxis?.format, catStyle, true));
     xTexts = shown(catAxis) ? tickText(xScale, catAxis?.format) : [];
   }
   const catTexts = scatter ? xTexts : shown(catAxis) ? chart.categories.slice(0, count) : [];
@@ -175,7 +187,9 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
       const s = plot.secondary && secScale ? secScale : scale;
       const rev = plot.secondary ? secAxis?.reversed : valAxis?.reversed;
       const point = (c: number, v: number): [number, number] => at(c, v, s, rev);
-      if (kind === 'bar') drawBars(pen, plot, chart, point, slot, count, base, fmt);
+      // Bars grow from zero and end inside the plot area (an axis not reaching zero cuts them off at its end).
+      const clipped = (c: number, v: number): [number, number] => point(c, Math.min(s.max, Math.max(s.min, v)));
+      if (kind === 'bar') drawBars(pen, plot, chart, clipped, slot, count, base, fmt);
       else if (kind === 'area') drawAreas(pen, plot, point, catPos, count, s);
       else if (kind === 'line') drawLines(pen, plot, chart, point, (i) => catPos(i), count, base, fmt);
       else drawLines(pen, plot, chart, point, (i, series) => xPos(series.xValues?.[i] ?? i + 1), count, base, fmt);
@@ -183,7 +197,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   }
 
   // Axis lines: the category axis where the values cross zero, the value axis at the start.
-  const cross = scale.min <= 0 && scale.max >= 0 ? 0 : scale.min;
+  const cross = origin(scale);
   if (catAxis && !catAxis.hidden && catAxis.line) {
     const [x1, y1] = at(0, scatter ? scale.min : cross);
     const [x2, y2] = at(catLength, scatter ? scale.min : cross);
@@ -292,7 +306,7 @@ function drawBars(pen: ChartPen, plot: ChartPlot, chart: Chart, point: Point, sl
 
 function drawAreas(pen: ChartPen, plot: ChartPlot, point: Point, catPos: (i: number) => number, count: number, scale: Scale): void {
   const isStacked = stacked(plot);
-  const floor = scale.min <= 0 && scale.max >= 0 ? 0 : scale.min;
+  const floor = origin(scale);
   let below: number[] = Array.from({ length: count }, () => floor);
   const totals = Array.from({ length: count }, (_, i) => plot.series.reduce((a, s) => a + Math.abs(s.values[i] ?? 0), 0) || 1);
   for (const s of plot.series) {
