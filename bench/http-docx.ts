@@ -41,8 +41,10 @@ const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
 const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined; body?: 'json' } => {
   if (arg === 'body=json') return { label: 'a JSON body instead of multipart', env: {}, root: undefined, body: 'json' };
+  const setting = /^env:([A-Z_][A-Z0-9_]*)=(.*)$/.exec(arg);
+  if (setting) return { label: `${setting[1]}=${setting[2]}`, env: { [setting[1]]: setting[2] }, root: undefined };
   const m = /^(workers|root)=(.+)$/.exec(arg);
-  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder> or body=json)`);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value or body=json)`);
   return m[1] === 'workers'
     ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
     : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };
@@ -191,7 +193,9 @@ function create(svc: ServeProcess, uuid: string, data: Record<string, unknown>, 
         });
       },
     );
-    req.on('error', reject);
+    // A kept-alive socket the service closed as idle (its keep-alive timeout) just as this request took it: the
+    // request never reached the service, so it is sent again (the race Node's http docs describe, `reusedSocket`).
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? create(svc, uuid, data, kind).then(resolve, reject) : reject(err)));
     req.end(body);
   });
 }
@@ -207,7 +211,7 @@ function info(svc: ServeProcess): Promise<number> {
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`GET /api/info: ${res.statusCode}`))));
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? info(svc).then(resolve, reject) : reject(err)));
     req.end();
   });
 }
@@ -346,6 +350,8 @@ try {
     report(index, c, block, seq, fresh);
   }
 } finally {
+  // A service that wrote to stderr (a crash, an error logged) says so: a failed request alone does not tell which.
+  for (const svc of services) if (svc.errors().trim()) console.error(`service on port ${svc.port} wrote:\n${svc.errors().slice(-4000)}`);
   for (const svc of services) await svc.stop();
   agent.destroy();
 }
