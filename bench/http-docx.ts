@@ -18,13 +18,14 @@
  * printed with them.
  *
  * Further arguments add comparisons, in the same run (before/after figures of a change): `workers=<n>` is the
- * same service started with DOCLOOM_RENDER_WORKERS=<n>; `root=<folder>` is the `docloom serve` of another checkout
+ * same service started with DOCLOOM_RENDER_WORKERS=<n>; `env:NAME=value` the same service started with that
+ * setting; `root=<folder>` is the `docloom serve` of another checkout
  * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings; `body=json`
  * sends the same creates to the default service as a JSON body instead of multipart. Every service runs for the
  * whole run and their requests alternate (sequential: one each per round; 8 clients: one-second turns), so a
  * before/after difference is not a difference of the moments they were measured at.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [root=../before] [body=json]
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [root=../before] [body=json]
  */
 import fs from 'node:fs';
 import http from 'node:http';
