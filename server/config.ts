@@ -58,11 +58,6 @@ export interface Config {
   queueLeaseMs: number;
   /** Render worker threads; 0 renders on the main thread. */
   renderWorkers: number;
-  /**
-   * DOCLOOM_RENDER_HERE: with render workers, a small synchronous document asked for while no other create is in
-   * progress and every worker is idle renders on the event loop (services/render-pool.ts, docs/configuration.md).
-   */
-  renderHere: boolean;
   /** Offer the sample templates from resources/templates on first start. */
   seedSamples: boolean;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -194,7 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     sweepIntervalSeconds: int(env, 'DOCLOOM_SWEEP_INTERVAL_SECONDS', 60, 1),
     queueLeaseMs: int(env, 'DOCLOOM_QUEUE_LEASE_MS', 30_000, 300),
     renderWorkers: int(env, 'DOCLOOM_RENDER_WORKERS', defaultRenderWorkers()),
-    renderHere: bool(env, 'DOCLOOM_RENDER_HERE', true),
     seedSamples: bool(env, 'DOCLOOM_SEED_SAMPLES', true),
     logLevel,
     profile: bool(env, 'DOCLOOM_PROFILE', false),

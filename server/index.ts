@@ -98,7 +98,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   checkFontsDir(fontsDir, logger.error);
   // Render workers first: they load the engine and warm up (seconds on a busy machine) while the store is opened.
   const startedAt = performance.now();
-  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir }, logger.error, { renderHere: config.renderHere });
+  const renderer = createRenderer(config.renderWorkers, { limits: config.limits, fontsDir }, logger.error);
   // The desktop: the data folder's store (exclusive). The team server: PostgreSQL, files in object storage or in
   // this instance's data folder (docs/team-server.md).
   let store: Store | undefined;

@@ -104,11 +104,6 @@ export class DocumentService {
   readonly #profiles = new Map<number, Profile>();
   /** Records this service finished itself (a team server's local render): the create answers them as they are. */
   readonly #final = new WeakSet<DocumentRecord>();
-  /**
-   * Creates in progress (from validation to the answer): a synchronous one that is alone may render on the event
-   * loop when it is small (Renderer.render's `alone`, config.renderHere).
-   */
-  #creating = 0;
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -135,22 +130,17 @@ export class DocumentService {
    * lookup would have.
    */
   async create(input: Record<string, unknown>, ctx: CreateContext): Promise<{ status: 201 | 202; document: DocumentRecord }> {
-    this.#creating++;
-    try {
-      for (const cached of [true, false]) {
-        try {
-          return await this.#create(input, ctx, cached);
-        } catch (err) {
-          if (!(err instanceof WriteRefused)) throw err;
-          if (err.what === 'token') throw new ServiceError('unauthenticated', 'Unauthenticated.');
-          // Read fresh and found gone by the write (exact: false checks only that): deleted meanwhile.
-          if (!cached) throw validationError({ template_id: ['The selected template id is invalid.'] });
-        }
+    for (const cached of [true, false]) {
+      try {
+        return await this.#create(input, ctx, cached);
+      } catch (err) {
+        if (!(err instanceof WriteRefused)) throw err;
+        if (err.what === 'token') throw new ServiceError('unauthenticated', 'Unauthenticated.');
+        // Read fresh and found gone by the write (exact: false checks only that): deleted meanwhile.
+        if (!cached) throw validationError({ template_id: ['The selected template id is invalid.'] });
       }
-      throw new Error('unreachable');
-    } finally {
-      this.#creating--;
     }
+    throw new Error('unreachable');
   }
 
   async #create(input: Record<string, unknown>, ctx: CreateContext, cached: boolean): Promise<{ status: 201 | 202; document: DocumentRecord }> {
@@ -525,11 +515,9 @@ export class DocumentService {
       // An async document says `processing` once a worker takes it. With a shared database that write is a round
       // trip of its own: the outcome waits for it, so a late `processing` can never overwrite `completed`.
       let started: Promise<unknown> | undefined;
-      // A synchronous document alone in the service (no other create in progress) may render on the event loop.
-      const alone = priority === 'interactive' && this.#creating === 1 && this.#running.size === 0;
       const outcome = await this.deps.renderer.render(job, priority, () => {
         if (doc.status === 'pending') started = this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false).catch(() => undefined);
-      }, undefined, alone);
+      });
       if (started) await started;
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
       if (!outcome.ok) {

@@ -71,7 +71,7 @@ export async function createServices(o: ServiceOptions): Promise<Services> {
   const templates = new TemplateService(repos.templates, config.limits, importer);
   // DOCLOOM_ALLOW_PRIVATE_NETWORK is the value until the GUI's switch (PUT /api/settings) first sets one.
   const settings = await SettingsService.open(repos.settings, { allow_private_network: config.allowPrivateNetwork }, shared);
-  const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error, { renderHere: config.renderHere });
+  const renderer = o.renderer ?? createRenderer(config.renderWorkers, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, logger.error);
   // A shared database's durable render queue: what any instance accepts, any instance renders (docs/team-server.md).
   const instance = `${os.hostname()}:${process.pid}`;
   const queue = await repos.openQueue?.({ instance, leaseMs: config.queueLeaseMs, log: logger.error });

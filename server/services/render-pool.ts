@@ -1,9 +1,7 @@
 /**
  * Runs renders off the event loop: a pool of worker threads (config.renderWorkers), or inline on the main thread
  * when that is 0. Interactive jobs (a synchronous POST /api/document, a preview) go before batch jobs
- * (async=1), so a large batch does not make the GUI wait. With PoolOptions.renderHere, a small synchronous document
- * asked for while nothing else is in progress renders on the event loop instead (#mayRenderHere): two thread
- * wake-ups fewer, and no worker sits idle meanwhile.
+ * (async=1), so a large batch does not make the GUI wait.
  *
  * The pool cannot wedge: a job counts as running only once its worker said it has it (or, posted to a worker that
  * held nothing, from the post: it starts there at once, and its result is the only message back); a hand-over that fails
@@ -30,7 +28,7 @@ export interface Renderer {
    * not yet rendering (a cancelled batch's rows), in the pool's queue or in a worker's: it answers `interrupted`.
    * A job already rendering is rendered to its end.
    */
-  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal, alone?: boolean): Promise<RenderOutcome>;
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome>;
   /**
    * Resolves once the renderer is warm — every worker started, its engine loaded and a warm-up page rendered — or
    * after `waitMs` at most (the workers keep warming; jobs queue meanwhile), whichever comes first. Never rejects.
@@ -39,16 +37,8 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
-export interface PoolOptions {
-  /**
-   * config.renderHere (DOCLOOM_RENDER_HERE): a small document asked for while nothing else is in progress renders
-   * on the event loop instead of a worker (WorkerPool.render, docs/configuration.md).
-   */
-  renderHere?: boolean;
-}
-
-export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void, options: PoolOptions = {}): Renderer {
-  return workers > 0 ? new WorkerPool(workers, settings, log, options) : new InlineRenderer(settings);
+export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void): Renderer {
+  return workers > 0 ? new WorkerPool(workers, settings, log) : new InlineRenderer(settings);
 }
 
 class InlineRenderer implements Renderer {
@@ -137,34 +127,6 @@ function overtime(renderMs: number): RenderOutcome {
   };
 }
 
-/** A document rendered on the event loop: its template's last render was at most this many pages and bytes… */
-const HERE_PAGES = 3;
-const HERE_BYTES = 256 * 1024;
-/** …and its data holds at most this many values (the walk stops there) and characters of strings. */
-const HERE_DATA_VALUES = 2000;
-const HERE_DATA_CHARS = 64 * 1024;
-const SIZES_KEPT = 256;
-
-/**
- * Whether `data` is small enough for a render on the event loop: at most HERE_DATA_VALUES values (objects, arrays
- * and scalars counted alike) and HERE_DATA_CHARS characters of strings. The walk stops at the first bound passed,
- * so it costs microseconds whatever the data (and never recurses deeper than HERE_DATA_VALUES). A template
- * repeats only the lists its data holds, so data this small makes a document about as small as the last one.
- */
-export function smallData(data: unknown): boolean {
-  let values = HERE_DATA_VALUES;
-  let chars = HERE_DATA_CHARS;
-  const walk = (v: unknown): boolean => {
-    if (--values < 0) return false;
-    if (typeof v === 'string') return (chars -= v.length) >= 0;
-    if (v === null || typeof v !== 'object') return true;
-    if (Array.isArray(v)) return v.every(walk);
-    for (const key in v) if (!walk((v as Record<string, unknown>)[key])) return false;
-    return true;
-  };
-  return walk(data);
-}
-
 export { workerExecArgv } from './worker-start.js';
 
 export class WorkerPool implements Renderer {
@@ -187,30 +149,18 @@ export class WorkerPool implements Renderer {
     this.#readyResolve = resolve;
   });
 
-  /** The event loop's own renderer for small documents asked for alone (PoolOptions.renderHere); made on first use. */
-  readonly #renderHere: boolean;
-  #here: RenderCore | null = null;
-  #hereBusy = false;
-  /** Pages and bytes of the last successful render of each template version (any thread): "is it small". */
-  readonly #sizes = new Map<string, { pages: number | null; bytes: number }>();
-
-  constructor(size: number, settings: RenderSettings, log: (line: string) => void, options: PoolOptions = {}) {
+  constructor(size: number, settings: RenderSettings, log: (line: string) => void) {
     this.#size = size;
-    this.#renderHere = options.renderHere ?? false;
     this.#settings = settings;
     this.#log = log;
     this.#refill();
   }
 
-  /**
-   * Never rejects: every way a job can fail ends in an outcome. `alone`: the caller is the only request in progress
-   * (a synchronous create with no other create running), so a small job may render here (#mayRenderHere).
-   */
-  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal, alone = false): Promise<RenderOutcome> {
+  /** Never rejects: every way a job can fail ends in an outcome. */
+  render(job: RenderJob, priority: Priority, onStart?: () => void, signal?: AbortSignal): Promise<RenderOutcome> {
     if (this.#closed) return Promise.resolve(STOPPED);
     if (signal?.aborted) return Promise.resolve(WITHDRAWN);
     if (this.#inline) return this.#inline.render(job, priority, onStart, signal);
-    if (alone && priority === 'interactive' && this.#mayRenderHere(job)) return this.#renderOnLoop(job, onStart);
     return new Promise((settle) => {
       // A batch passes one signal for all its rows: the listener goes when the job settles, or a 10,000-row batch
       // would hold 10,000 closures on it (Node's MaxListenersExceededWarning said so in bench/batch.ts).
@@ -237,48 +187,6 @@ export class WorkerPool implements Renderer {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#dispatch();
     });
-  }
-
-  /**
-   * A job renders on the event loop, not in a worker, only when that costs the service nothing: rendering enabled
-   * here, no worker holding or waiting for any job and nothing rendering here already (the request is alone, so
-   * the loop has nothing else to do for the few milliseconds, and no worker sits idle meanwhile), a PDF without an
-   * editable copy, and a small document — its template version rendered before (in a worker or here) to at most
-   * HERE_PAGES pages and HERE_BYTES bytes, and this job's data small (smallData). The hand-off to a worker and back
-   * is two thread wake-ups, which on a busy 2-core machine cost more than the handing over itself
-   * (docs/benchmarks.md). Anything else — big documents, batches, previews (the GUI's data being typed, kept
-   * apart), a service under concurrent load — goes to the workers as before.
-   */
-  #mayRenderHere(job: RenderJob): boolean {
-    if (!this.#renderHere || this.#hereBusy || job.output !== 'pdf' || job.editableCopy) return false;
-    if (this.#interactive.length + this.#batch.length > 0) return false;
-    for (const slot of this.#slots) if (slot.sent.length + slot.running.size > 0) return false;
-    const last = this.#sizes.get(job.key);
-    if (!last || last.pages === null || last.pages > HERE_PAGES || last.bytes > HERE_BYTES) return false;
-    return smallData(job.data);
-  }
-
-  async #renderOnLoop(job: RenderJob, onStart?: () => void): Promise<RenderOutcome> {
-    this.#here ??= new RenderCore(this.#settings);
-    this.#hereBusy = true;
-    try {
-      onStart?.();
-      const outcome = await this.#here.render(job);
-      this.#remember(job, outcome);
-      return outcome;
-    } catch (err) {
-      return CRASHED(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    } finally {
-      this.#hereBusy = false;
-    }
-  }
-
-  /** Keeps the size of a successful render (most recently used last; at most SIZES_KEPT template versions). */
-  #remember(job: RenderJob, outcome: RenderOutcome): void {
-    if (!outcome.ok) return;
-    this.#sizes.delete(job.key);
-    this.#sizes.set(job.key, { pages: outcome.pages, bytes: outcome.bytes.byteLength });
-    if (this.#sizes.size > SIZES_KEPT) this.#sizes.delete(this.#sizes.keys().next().value as string);
   }
 
   ready(waitMs = Infinity): Promise<void> {
@@ -371,7 +279,6 @@ export class WorkerPool implements Renderer {
     const job = this.#confirm(slot, msg.id);
     if (!job) return;
     if (msg.outcome.ok && msg.outcome.timings) msg.outcome.timings.returned = hrnow();
-    this.#remember(job.job, msg.outcome);
     slot.running.delete(msg.id);
     this.#finish(job, msg.outcome);
     this.#idle(slot);
