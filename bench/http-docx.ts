@@ -18,13 +18,14 @@
  * printed with them.
  *
  * Further arguments add comparisons, in the same run (before/after figures of a change): `workers=<n>` is the
- * same service started with DOCLOOM_RENDER_WORKERS=<n>; `root=<folder>` is the `docloom serve` of another checkout
+ * same service started with DOCLOOM_RENDER_WORKERS=<n>; `env:NAME=value` the same service started with that
+ * setting; `root=<folder>` is the `docloom serve` of another checkout
  * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings; `body=json`
  * sends the same creates to the default service as a JSON body instead of multipart. Every service runs for the
  * whole run and their requests alternate (sequential: one each per round; 8 clients: one-second turns), so a
  * before/after difference is not a difference of the moments they were measured at.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [root=../before] [body=json]
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [root=../before] [body=json]
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -41,8 +42,10 @@ const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
 const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined; body?: 'json' } => {
   if (arg === 'body=json') return { label: 'a JSON body instead of multipart', env: {}, root: undefined, body: 'json' };
+  const setting = /^env:([A-Z_][A-Z0-9_]*)=(.*)$/.exec(arg);
+  if (setting) return { label: `${setting[1]}=${setting[2]}`, env: { [setting[1]]: setting[2] }, root: undefined };
   const m = /^(workers|root)=(.+)$/.exec(arg);
-  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder> or body=json)`);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value or body=json)`);
   return m[1] === 'workers'
     ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
     : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };
@@ -191,7 +194,9 @@ function create(svc: ServeProcess, uuid: string, data: Record<string, unknown>, 
         });
       },
     );
-    req.on('error', reject);
+    // A kept-alive socket the service closed as idle (its keep-alive timeout) just as this request took it: the
+    // request never reached the service, so it is sent again (the race Node's http docs describe, `reusedSocket`).
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? create(svc, uuid, data, kind).then(resolve, reject) : reject(err)));
     req.end(body);
   });
 }
@@ -207,7 +212,7 @@ function info(svc: ServeProcess): Promise<number> {
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`GET /api/info: ${res.statusCode}`))));
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? info(svc).then(resolve, reject) : reject(err)));
     req.end();
   });
 }
@@ -346,6 +351,8 @@ try {
     report(index, c, block, seq, fresh);
   }
 } finally {
+  // A service that wrote to stderr (a crash, an error logged) says so: a failed request alone does not tell which.
+  for (const svc of services) if (svc.errors().trim()) console.error(`service on port ${svc.port} wrote:\n${svc.errors().slice(-4000)}`);
   for (const svc of services) await svc.stop();
   agent.destroy();
 }
