@@ -649,7 +649,7 @@ function lineFmt(fmt: Fmt, face: Face, family: FamilyDef, variant: Variant): Fmt
 
 // ───────────────────────────── finishing a line ─────────────────────────────
 
-function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry): { baseline: number; height: number } {
+function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry, first: boolean): { baseline: number; height: number } {
   const spacing = geo.lineSpacing;
   let asc = 0;
   let desc = 0;
@@ -681,12 +681,17 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   }
   const extra = (spacing - 1) * (textAsc + textDesc);
   const natural = Math.max(1, asc + desc + extra);
-  // On a document grid a line (its multiple spacing included) takes whole pitches: text sits at their foot (the
-  // room goes above it), a picture in their middle (as LibreOffice draws both).
   if (geo.pitch > 0) {
-    const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
-    const height = snap(natural, geo.pitch);
-    return { baseline: baseline + (height - natural) * (pictureAsc > textAsc ? 0.5 : 1), height };
+    // On a document grid the line's content takes whole pitches; multiple spacing then multiplies that height
+    // (1.15 lines on a 21.15 pt grid: 24.3 pt), except on a paragraph's first line, which gets the multiple's
+    // room of its font's own line instead — LibreOffice's SwTextFormatter::CalcRealHeight (grid branch) applies
+    // the proportion to the following lines only, and SwFlowFrame::CalcUpperSpace adds the font's extra above
+    // the first; less than single spacing is ignored on the grid. Text sits at the foot of its pitches (the
+    // room goes above it), a picture in their middle.
+    const snapped = snap(asc + desc, geo.pitch);
+    const height = extra <= 0 ? snapped : first ? snapped + extra : snapped * spacing;
+    const baseline = pictureAsc > textAsc ? height - snapped + asc + (snapped - asc - desc) * 0.5 : height - desc;
+    return { baseline, height };
   }
   // Off the grid, the extra room of "multiple" spacing goes below the text: Word and LibreOffice keep the
   // baseline at the line's ascent (a double-spaced first line starts as high as a single one); less than single
@@ -777,7 +782,7 @@ function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
 
 function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, label: Item[] | null): Line {
   let items = line.items;
-  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo);
+  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo, line.first);
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
