@@ -66,3 +66,19 @@ test('corpus: the aspose table of contents has dot leaders and right-aligned pag
   assert.ok(dots.x - end(entry) < 0.01, `dots start ${dots.x - end(entry)} pt after the entry`);
   assert.ok(number.x - end(dots) < 1.5 * number.face.width('.', number.size) + 0.01, `and end ${number.x - end(dots)} pt before the number`);
 });
+
+test('a tab after spaces that hang past the line\'s end begins the next line, where it goes to the first stop', async () => {
+  // LibreOffice 7.4: "Alpha", 200 spaces, a tab, "Xray" puts "Xray" on the second line at the first default stop
+  // (36 pt in); "Echo", 200 spaces, a tab and a space take two lines, so the next paragraph is on the third.
+  const settings = '<w:compat><w:compatSetting w:val="15" w:uri="http://schemas.microsoft.com/office/word" w:name="compatibilityMode"/></w:compat>';
+  const spaces = ' '.repeat(200);
+  const pages = await docxPages(buildDocx({ body: para('', t(`Alpha${spaces}`) + TAB + t('Xray')) + para('', t('Mid')) + para('', t(`Echo${spaces}`) + TAB + t(' ')) + para('', t('Next')), settings }));
+  const alpha = findText(pages, 'Alpha');
+  const xray = findText(pages, 'Xray');
+  const mid = findText(pages, 'Mid');
+  const line = mid.y - xray.y;
+  assert.ok(xray.y > alpha.y + 1 && Math.abs(xray.x - (LEFT + 36)) < 0.5, `Xray at ${xray.x}, ${xray.y} (Alpha at ${alpha.y})`);
+  const echo = findText(pages, 'Echo');
+  const next = findText(pages, 'Next');
+  assert.ok(Math.abs(next.y - echo.y - 2 * line) < 0.5, `Next ${next.y - echo.y} below Echo, a line is ${line}`);
+});

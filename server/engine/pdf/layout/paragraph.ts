@@ -544,6 +544,9 @@ class LineBreaker {
 
   private tab(face: Face, fmt: Fmt): void {
     this.resolveTab();
+    // Spaces may hang past the line's end, a tab may not: one that starts there begins the next line (LibreOffice
+    // 7.4 puts "Echo", 200 spaces, a tab and a space on two lines).
+    if (this.line.x > this.line.end + EPS && this.hasContent()) this.finish(false);
     const line = this.line;
     line.hasTabs = true;
     const x = line.x;
