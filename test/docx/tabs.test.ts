@@ -82,3 +82,16 @@ test('a tab after spaces that hang past the line\'s end begins the next line, wh
   const next = findText(pages, 'Next');
   assert.ok(Math.abs(next.y - echo.y - 2 * line) < 0.5, `Next ${next.y - echo.y} below Echo, a line is ${line}`);
 });
+
+test('a word that does not fit after a tab takes the tab along to the next line', async () => {
+  // LibreOffice 7.4, 12 pt Times New Roman on a 451 pt line: "D" and 70 x's end at 428.7 pt in, a tab, "Yank":
+  // "Yank" starts the next line's first default stop, 36 pt in — with 72 x's (no stop left on the line) as well.
+  const R = '<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="24"/></w:rPr>';
+  const run = (text: string): string => `<w:r>${R}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+  for (const n of [70, 72]) {
+    const pages = await docxPages(buildDocx({ body: para('', run(`D${'x'.repeat(n)}`) + `<w:r>${R}<w:tab/></w:r>` + run('Yank')) }));
+    const first = findText(pages, 'Dxx');
+    const yank = findText(pages, 'Yank');
+    assert.ok(yank.y > first.y + 1 && Math.abs(yank.x - (LEFT + 36)) < 0.5, `${n}: Yank at ${yank.x}, ${yank.y} (first line at ${first.y})`);
+  }
+});

@@ -355,6 +355,8 @@ interface LineBuild {
   markFmt: Fmt;
   /** How much earlier than the column this line ends (beside a float). */
   cut: number;
+  /** The last left tab's gap with where the line stood before it (a word that does not fit after it takes it along). */
+  lastTab?: { item: Item; x: number; end: number; face: Face; fmt: Fmt };
 }
 
 interface ParaGeometry {
@@ -557,17 +559,22 @@ class LineBreaker {
     if (stop === null) {
       // No stop left on this line: the tab acts as a space.
       const w = face.width(' ', fmt.drawSize);
-      line.items.push({ kind: 'gap', x, width: w, leader: null, face, fmt });
+      const item: Item = { kind: 'gap', x, width: w, leader: null, face, fmt };
+      line.lastTab = { item, x, end: line.end, face, fmt };
+      line.items.push(item);
       line.x += w;
       return;
     }
+    const lineEndBefore = line.end;
     // A stop past the column (Word honours them up to the page's edge): this line's text may go as far.
     if (stop > this.lineEnd + 0.5) line.end = Math.max(line.end, this.geo.tabLimit);
     const align = explicit ? explicit.align : 'left';
     const leader = leaderOf(explicit);
     if (leader) this.fonts.use(face, leader);
     const gapW = align === 'left' ? stop - x : 0;
-    line.items.push({ kind: 'gap', x, width: gapW, leader, face, fmt });
+    const item: Item = { kind: 'gap', x, width: gapW, leader, face, fmt };
+    if (align === 'left') line.lastTab = { item, x, end: lineEndBefore, face, fmt };
+    line.items.push(item);
     line.x += gapW;
     if (align !== 'left') line.tab = { align, stop, gapIndex: line.items.length - 1, startX: line.x };
   }
@@ -604,7 +611,21 @@ class LineBreaker {
       case 'word': {
         if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
         const fits = unit.width - hangingWidth(unit);
-        if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) this.finish(false);
+        if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) {
+          // A word that does not fit right after a left tab takes the tab to the next line, where it goes to the
+          // first stop (LibreOffice 7.4: text ending 10 pt before the margin, a tab, "Yank": "Yank" at 36 pt on
+          // the next line, not at its start).
+          const line = this.line;
+          const tab = line.lastTab;
+          const carry = tab && line.items.length > 1 && line.items[line.items.length - 1] === tab.item ? tab : null;
+          if (carry) {
+            line.items.pop();
+            line.x = carry.x;
+            line.end = carry.end;
+          }
+          this.finish(false);
+          if (carry) this.tab(carry.face, carry.fmt);
+        }
         if (this.endWith(fits) > this.line.end + EPS) {
           const room = this.line.end - this.endWith(0);
           const full = this.lineEnd - this.lineStart(false);
