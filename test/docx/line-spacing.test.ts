@@ -76,3 +76,22 @@ test('a document grid of lines (w:docGrid type lines) gives every body line whol
   assert.deepEqual(await gaps('', '<w:docGrid w:linePitch="360"/>'), plain);
   assert.deepEqual(await gaps('<w:snapToGrid w:val="0"/>', '<w:docGrid w:type="lines" w:linePitch="360"/>'), plain);
 });
+
+test('on a document grid multiple spacing multiplies the line\'s pitches; a paragraph\'s first line gets its font\'s extra instead', async () => {
+  // LibreOffice 7.4, 10 pt Calibri on a 21.15 pt grid (423 twips): a paragraph of single lines at 1.15 has them
+  // 1.15 × 21.15 = 24.3 pt apart (SwTextFormatter::CalcRealHeight multiplies the snapped height), and one-line
+  // paragraphs at 1.15 are 22.9 pt apart (the pitch plus 15 % of the font's line, added above the first line);
+  // a whole pitch more or the bare pitch were both wrong.
+  const sect = '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:docGrid w:type="lines" w:linePitch="423"/></w:sectPr>';
+  const r = '<w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="20"/>';
+  const spacing = '<w:spacing w:before="0" w:after="0" w:line="276" w:lineRule="auto"/>';
+  const run = (t: string): string => `<w:r><w:rPr>${r}</w:rPr><w:t>${t}</w:t></w:r>`;
+  const para = `<w:p><w:pPr>${spacing}</w:pPr>${run('M1')}<w:r><w:br/></w:r>${run('M2')}<w:r><w:br/></w:r>${run('M3')}</w:p>`;
+  const pages = await docxPages(buildDocx({ body: para + p('S1', spacing, r) + p('S2', spacing, r) + p('S3', spacing, r), sectPr: sect }));
+  const y = (t: string): number => findText(pages, t).y;
+  for (const [a, b] of [['M1', 'M2'], ['M2', 'M3']]) assert.ok(Math.abs(y(b) - y(a) - 1.15 * 21.15) < 0.05, `${a} → ${b}: ${y(b) - y(a)}`);
+  for (const [a, b] of [['S1', 'S2'], ['S2', 'S3']]) {
+    const d = y(b) - y(a);
+    assert.ok(d > 21.15 + 1.2 && d < 21.15 + 2.4, `${a} → ${b}: ${d}`);
+  }
+});

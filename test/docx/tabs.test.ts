@@ -66,3 +66,32 @@ test('corpus: the aspose table of contents has dot leaders and right-aligned pag
   assert.ok(dots.x - end(entry) < 0.01, `dots start ${dots.x - end(entry)} pt after the entry`);
   assert.ok(number.x - end(dots) < 1.5 * number.face.width('.', number.size) + 0.01, `and end ${number.x - end(dots)} pt before the number`);
 });
+
+test('a tab after spaces that hang past the line\'s end begins the next line, where it goes to the first stop', async () => {
+  // LibreOffice 7.4: "Alpha", 200 spaces, a tab, "Xray" puts "Xray" on the second line at the first default stop
+  // (36 pt in); "Echo", 200 spaces, a tab and a space take two lines, so the next paragraph is on the third.
+  const settings = '<w:compat><w:compatSetting w:val="15" w:uri="http://schemas.microsoft.com/office/word" w:name="compatibilityMode"/></w:compat>';
+  const spaces = ' '.repeat(200);
+  const pages = await docxPages(buildDocx({ body: para('', t(`Alpha${spaces}`) + TAB + t('Xray')) + para('', t('Mid')) + para('', t(`Echo${spaces}`) + TAB + t(' ')) + para('', t('Next')), settings }));
+  const alpha = findText(pages, 'Alpha');
+  const xray = findText(pages, 'Xray');
+  const mid = findText(pages, 'Mid');
+  const line = mid.y - xray.y;
+  assert.ok(xray.y > alpha.y + 1 && Math.abs(xray.x - (LEFT + 36)) < 0.5, `Xray at ${xray.x}, ${xray.y} (Alpha at ${alpha.y})`);
+  const echo = findText(pages, 'Echo');
+  const next = findText(pages, 'Next');
+  assert.ok(Math.abs(next.y - echo.y - 2 * line) < 0.5, `Next ${next.y - echo.y} below Echo, a line is ${line}`);
+});
+
+test('a word that does not fit after a tab takes the tab along to the next line', async () => {
+  // LibreOffice 7.4, 12 pt Times New Roman on a 451 pt line: "D" and 70 x's end at 428.7 pt in, a tab, "Yank":
+  // "Yank" starts the next line's first default stop, 36 pt in — with 72 x's (no stop left on the line) as well.
+  const R = '<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="24"/></w:rPr>';
+  const run = (text: string): string => `<w:r>${R}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+  for (const n of [70, 72]) {
+    const pages = await docxPages(buildDocx({ body: para('', run(`D${'x'.repeat(n)}`) + `<w:r>${R}<w:tab/></w:r>` + run('Yank')) }));
+    const first = findText(pages, 'Dxx');
+    const yank = findText(pages, 'Yank');
+    assert.ok(yank.y > first.y + 1 && Math.abs(yank.x - (LEFT + 36)) < 0.5, `${n}: Yank at ${yank.x}, ${yank.y} (first line at ${first.y})`);
+  }
+});

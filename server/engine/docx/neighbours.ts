@@ -14,7 +14,9 @@
  *   after a body paragraph's 8 pt after adds nothing, and 20 pt adds 12; with w:doNotUseHTMLParagraphAutoSpacing or
  *   without settings.xml both are added). The second keeps only what its space before adds (the first's after is
  *   lost at a page's foot, where the second starts the next page without it), except after a page break
- *   before it or a section's start, where nothing of the first is above it.
+ *   before it or a section's start, where nothing of the first is above it. A paragraph border between the two
+ *   does not stop it: LibreOffice 7.4 collapses with a bottom border above, a top border below or both, and adds
+ *   only the borders' own room.
  */
 import type { Block, Paragraph, ParagraphStyle } from '../model/types.js';
 import { autoSpacing } from './resolve.js';
@@ -53,7 +55,7 @@ export function applyNeighbourRules(blocks: Block[], container: Container = {}):
       setStyle(prev, { spaceAfter: 0 });
       setStyle(next, { spaceBefore: gap });
     }
-    if (container.collapseSpacing && !next.style.pageBreakBefore && !container.sectionStarts?.has(next) && !prev.style.borders?.bottom && !next.style.borders?.top) {
+    if (container.collapseSpacing && !next.style.pageBreakBefore && !container.sectionStarts?.has(next)) {
       const after = prev.style.spaceAfter ?? 0;
       const before = next.style.spaceBefore ?? 0;
       if (after > 0 && before > 0) setStyle(next, { spaceBefore: Math.max(0, before - after) });

@@ -355,6 +355,8 @@ interface LineBuild {
   markFmt: Fmt;
   /** How much earlier than the column this line ends (beside a float). */
   cut: number;
+  /** The last left tab's gap with where the line stood before it (a word that does not fit after it takes it along). */
+  lastTab?: { item: Item; x: number; end: number; face: Face; fmt: Fmt };
 }
 
 interface ParaGeometry {
@@ -554,6 +556,9 @@ class LineBreaker {
 
   private tab(face: Face, fmt: Fmt): void {
     this.resolveTab();
+    // Spaces may hang past the line's end, a tab may not: one that starts there begins the next line (LibreOffice
+    // 7.4 puts "Echo", 200 spaces, a tab and a space on two lines).
+    if (this.line.x > this.line.end + EPS && this.hasContent()) this.finish(false);
     const line = this.line;
     line.hasTabs = true;
     const x = line.x;
@@ -564,17 +569,22 @@ class LineBreaker {
     if (stop === null) {
       // No stop left on this line: the tab acts as a space.
       const w = face.width(' ', fmt.drawSize);
-      line.items.push({ kind: 'gap', x, width: w, leader: null, face, fmt });
+      const item: Item = { kind: 'gap', x, width: w, leader: null, face, fmt };
+      line.lastTab = { item, x, end: line.end, face, fmt };
+      line.items.push(item);
       line.x += w;
       return;
     }
+    const lineEndBefore = line.end;
     // A stop past the column (Word honours them up to the page's edge): this line's text may go as far.
     if (stop > this.lineEnd + 0.5) line.end = Math.max(line.end, this.geo.tabLimit);
     const align = explicit ? explicit.align : 'left';
     const leader = leaderOf(explicit);
     if (leader) this.fonts.use(face, leader);
     const gapW = align === 'left' ? stop - x : 0;
-    line.items.push({ kind: 'gap', x, width: gapW, leader, face, fmt });
+    const item: Item = { kind: 'gap', x, width: gapW, leader, face, fmt };
+    if (align === 'left') line.lastTab = { item, x, end: lineEndBefore, face, fmt };
+    line.items.push(item);
     line.x += gapW;
     if (align !== 'left') line.tab = { align, stop, gapIndex: line.items.length - 1, startX: line.x };
   }
@@ -611,7 +621,21 @@ class LineBreaker {
       case 'word': {
         if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
         const fits = unit.width - hangingWidth(unit);
-        if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) this.finish(false);
+        if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) {
+          // A word that does not fit right after a left tab takes the tab to the next line, where it goes to the
+          // first stop (LibreOffice 7.4: text ending 10 pt before the margin, a tab, "Yank": "Yank" at 36 pt on
+          // the next line, not at its start).
+          const line = this.line;
+          const tab = line.lastTab;
+          const carry = tab && line.items.length > 1 && line.items[line.items.length - 1] === tab.item ? tab : null;
+          if (carry) {
+            line.items.pop();
+            line.x = carry.x;
+            line.end = carry.end;
+          }
+          this.finish(false);
+          if (carry) this.tab(carry.face, carry.fmt);
+        }
         // Beside a float, a word too wide for the room left but not for the column is not cut letter by letter:
         // Word leaves that line empty and sets the word lower, where the float no longer narrows the line.
         // (Pictures and charts keep overflowing the room as before: where Word puts them is not checked.)
@@ -672,7 +696,7 @@ function lineFmt(fmt: Fmt, face: Face, family: FamilyDef, variant: Variant): Fmt
 
 // ───────────────────────────── finishing a line ─────────────────────────────
 
-function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry): { baseline: number; height: number } {
+function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeometry, first: boolean): { baseline: number; height: number } {
   const spacing = geo.lineSpacing;
   let asc = 0;
   let desc = 0;
@@ -704,12 +728,17 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
   }
   const extra = (spacing - 1) * (textAsc + textDesc);
   const natural = Math.max(1, asc + desc + extra);
-  // On a document grid a line (its multiple spacing included) takes whole pitches: text sits at their foot (the
-  // room goes above it), a picture in their middle (as LibreOffice draws both).
   if (geo.pitch > 0) {
-    const baseline = extra >= 0 ? asc + extra : Math.max(asc * 0.5, asc + extra);
-    const height = snap(natural, geo.pitch);
-    return { baseline: baseline + (height - natural) * (pictureAsc > textAsc ? 0.5 : 1), height };
+    // On a document grid the line's content takes whole pitches; multiple spacing then multiplies that height
+    // (1.15 lines on a 21.15 pt grid: 24.3 pt), except on a paragraph's first line, which gets the multiple's
+    // room of its font's own line instead — LibreOffice's SwTextFormatter::CalcRealHeight (grid branch) applies
+    // the proportion to the following lines only, and SwFlowFrame::CalcUpperSpace adds the font's extra above
+    // the first; less than single spacing is ignored on the grid. Text sits at the foot of its pitches (the
+    // room goes above it), a picture in their middle.
+    const snapped = snap(asc + desc, geo.pitch);
+    const height = extra <= 0 ? snapped : first ? snapped + extra : snapped * spacing;
+    const baseline = pictureAsc > textAsc ? height - snapped + asc + (snapped - asc - desc) * 0.5 : height - desc;
+    return { baseline, height };
   }
   // Off the grid, the extra room of "multiple" spacing goes below the text: Word and LibreOffice keep the
   // baseline at the line's ascent (a double-spaced first line starts as high as a single one); less than single
@@ -800,7 +829,7 @@ function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
 
 function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, label: Item[] | null): Line {
   let items = line.items;
-  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo);
+  const metrics = lineMetrics(label ? [...items, ...label] : items, line.markFace, line.markFmt, geo, line.first);
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
