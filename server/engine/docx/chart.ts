@@ -1,9 +1,9 @@
 /**
  * Charts (c:chartSpace parts, word/charts/chartN.xml) → the model's Chart: what Word shows, read from the values
  * it saved in the part (c:strCache / c:numCache), never from the embedded workbook. Bar and column (clustered,
- * stacked, percent; their 3-D forms drawn flat), line, area, pie, doughnut and scatter plots are read with their
- * series colours (c:spPr, else the theme's accent cycle), data labels, axes, title and legend. Other plot types
- * (radar, stock, surface, bubble, bar-of-pie) make a chart with `unsupported` set: drawn as a framed box with
+ * stacked, percent; their 3-D forms drawn flat), line, area, pie, doughnut, scatter and radar plots are read with
+ * their series colours (c:spPr, else the theme's accent cycle), data labels, axes, title and legend. Other plot
+ * types (stock, surface, bubble, bar-of-pie) make a chart with `unsupported` set: drawn as a framed box with
  * its title, and said by a `chart_type_unsupported` warning.
  */
 import type { Chart, ChartAxis, ChartLabels, ChartPlot, ChartRun, ChartSeries, ChartText } from '../model/types.js';
@@ -26,9 +26,9 @@ const PLOTS: Record<string, ChartPlot['kind']> = {
   'c:pie3DChart': 'pie',
   'c:doughnutChart': 'doughnut',
   'c:scatterChart': 'scatter',
+  'c:radarChart': 'radar',
 };
 const UNSUPPORTED: Record<string, string> = {
-  'c:radarChart': 'radar',
   'c:stockChart': 'stock',
   'c:surfaceChart': 'surface',
   'c:surface3DChart': 'surface',
@@ -157,7 +157,10 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
   const varyColors = on(el, 'c:varyColors') === true;
   const plotLabels = labelsOf(child(el, 'c:dLbls'), theme, chart.text ?? {});
   const scatterStyle = val(el, 'c:scatterStyle') ?? 'marker';
-  const plotMarker = kind === 'line' ? val(el, 'c:marker') !== '0' : true;
+  // Radar: 'marker' shows markers unless a series says c:symbol none, 'standard' shows none, 'filled' fills.
+  const radarStyle = val(el, 'c:radarStyle');
+  if (kind === 'radar') plot.radarStyle = radarStyle === 'standard' || radarStyle === 'filled' ? radarStyle : 'marker';
+  const plotMarker = kind === 'line' ? val(el, 'c:marker') !== '0' : kind === 'radar' ? plot.radarStyle === 'marker' : true;
 
   children(el, 'c:ser').forEach((ser, i) => {
     const index = number(val(ser, 'c:idx')) ?? firstIndex + i;
@@ -168,7 +171,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     const seriesFill = child(spPr, 'a:noFill') ? undefined : fillColor(spPr, theme);
     const lineCol = lineColor(spPr, theme);
     const auto = accentColor(index, theme);
-    const linear = kind === 'line' || kind === 'scatter';
+    const linear = kind === 'line' || kind === 'scatter' || (kind === 'radar' && plot.radarStyle !== 'filled');
     const series: ChartSeries = {
       name: textOf(descendant(child(ser, 'c:tx'), 'c:v')).trim() || textOf(child(ser, 'c:tx')).trim() || `Series ${index + 1}`,
       values,
@@ -191,7 +194,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     }
     // Per-point colours: pies and "vary colours by point" cycle the accents; c:dPt overrides single points.
     const points = values.length;
-    if (varyColors && (kind === 'pie' || kind === 'doughnut' || children(el, 'c:ser').length === 1)) {
+    if (varyColors && (kind === 'pie' || kind === 'doughnut' || (kind !== 'radar' && children(el, 'c:ser').length === 1))) {
       series.pointColors = Array.from({ length: points }, (_, p) => accentColor(p, theme));
     }
     for (const dPt of children(ser, 'c:dPt')) {

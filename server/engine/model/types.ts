@@ -193,7 +193,9 @@ export interface ChartSeries {
 }
 
 export interface ChartPlot {
-  kind: 'bar' | 'line' | 'area' | 'pie' | 'doughnut' | 'scatter';
+  kind: 'bar' | 'line' | 'area' | 'pie' | 'doughnut' | 'scatter' | 'radar';
+  /** Radar plots (c:radarStyle): lines without markers, lines with markers, or filled polygons. */
+  radarStyle?: 'standard' | 'marker' | 'filled';
   /** Bars: true for horizontal bars (c:barDir bar), false for columns. */
   horizontal?: boolean;
   grouping?: 'clustered' | 'stacked' | 'percentStacked' | 'standard';
@@ -263,7 +265,7 @@ export interface Chart {
   /** The chart area's fill and outline. */
   fill?: string;
   border?: string;
-  /** Set for a chart whose type is not drawn: only its frame and title are (its name, e.g. 'radar'). */
+  /** Set for a chart whose type is not drawn: only its frame and title are (its name, e.g. 'bubble'). */
   unsupported?: string;
 }
 

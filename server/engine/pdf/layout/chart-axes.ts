@@ -71,7 +71,7 @@ const origin = (s: Scale): number => Math.min(s.max, Math.max(s.min, 0));
 const shown = (axis: ChartAxis | undefined): boolean => axis !== undefined && !axis.hidden && !axis.noLabels;
 
 export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: ChartText): void {
-  const plots = chart.plots.filter((p) => p.kind !== 'pie' && p.kind !== 'doughnut');
+  const plots = chart.plots.filter((p) => p.kind !== 'pie' && p.kind !== 'doughnut' && p.kind !== 'radar');
   if (plots.length === 0) return;
   const scatter = plots.some((p) => p.kind === 'scatter');
   const horizontal = !scatter && plots.some((p) => p.kind === 'bar' && p.horizontal);
@@ -366,7 +366,8 @@ function drawLines(pen: ChartPen, plot: ChartPlot, chart: Chart, point: Point, p
   }
 }
 
-function marker(pen: ChartPen, x: number, y: number, symbol: NonNullable<ChartSeries['marker']>['symbol'], size: number, color: readonly [number, number, number]): void {
+/** A series' marker centred on (x, y) (also drawn by radar plots). */
+export function marker(pen: ChartPen, x: number, y: number, symbol: NonNullable<ChartSeries['marker']>['symbol'], size: number, color: readonly [number, number, number]): void {
   const r = size / 2;
   switch (symbol) {
     case 'square':
