@@ -133,12 +133,12 @@ test('a built stacked column chart: value axis ticks, category names, data label
 });
 
 test('a chart type not drawn is a framed box of its size with its title, and a chart_type_unsupported warning', async () => {
-  const bubble = `<c:bubbleChart><c:ser><c:idx val="0"/><c:order val="0"/><c:xVal>${numCache([1, 2, 3])}</c:xVal><c:yVal>${numCache([1, 2, 3])}</c:yVal><c:bubbleSize>${numCache([1, 2, 3])}</c:bubbleSize></c:ser></c:bubbleChart>`;
-  const bytes = chartDocx(bubble);
+  const stock = `<c:stockChart><c:ser><c:idx val="0"/><c:order val="0"/><c:cat>${strCache(['Mon', 'Tue', 'Wed'])}</c:cat><c:val>${numCache([1, 2, 3])}</c:val></c:ser></c:stockChart>`;
+  const bytes = chartDocx(stock);
   const { text, warnings } = await render(bytes);
   assert.ok(text.includes('Fruit sold'));
   assert.deepEqual(warnings.map((w) => [w.code, w.location.part]), [['chart_type_unsupported', 'word/charts/chart1.xml']]);
-  assert.match(warnings[0].message, /bubble/);
+  assert.match(warnings[0].message, /stock/);
   const pages = await docxPages(bytes);
   const frame = pages[0].boxes.find((b) => b.kind === 'frame');
   assert.ok(frame && frame.kind === 'frame' && Math.round(frame.w) === 400 && Math.round(frame.h) === 250, JSON.stringify(frame));
@@ -253,4 +253,35 @@ test('values close together: the axis starts half their spread below them and th
   const bars = pages[0].boxes.filter((b) => b.kind === 'fill' && b.w > 20 && b.w < 200).map((b) => (b.kind === 'fill' ? b.h : 0));
   assert.equal(bars.length, 2, JSON.stringify(bars));
   assert.ok(Math.abs(bars[1] / bars[0] - 8 / 3) < 0.01, `${bars[1]} / ${bars[0]}`);
+});
+
+/** A bubble chart of one series: points (1, 1), (2, 3), (3, 2) with sizes 1, 4 and 16, over x and y value axes. */
+function bubbles(options = ''): string {
+  return `<c:bubbleChart><c:varyColors val="0"/><c:ser><c:idx val="0"/><c:order val="0"/><c:tx>${strCache(['Orchards'])}</c:tx><c:xVal>${numCache([1, 2, 3])}</c:xVal><c:yVal>${numCache([1, 3, 2])}</c:yVal><c:bubbleSize>${numCache([1, 4, 16])}</c:bubbleSize></c:ser>${options}<c:axId val="1"/><c:axId val="2"/></c:bubbleChart>` +
+    `<c:valAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:crossAx val="1"/></c:valAx>`;
+}
+
+test('a bubble chart: a circle at each (x, y), areas in proportion to the sizes, the largest a quarter of the plot across; c:bubbleScale and c:sizeRepresents w', async () => {
+  const bytes = chartDocx(bubbles());
+  const { text, warnings } = await render(bytes);
+  assert.deepEqual(warnings, []);
+  assert.ok(text.includes('Orchards') && text.includes('Fruit sold'), text);
+  const circles = async (b: Uint8Array): Promise<Array<{ x: number; y: number; d: number }>> =>
+    (await docxPages(b))[0].boxes.filter((x): x is PathBox => x.kind === 'path' && x.closed && x.fill !== null).map((c) => {
+      const xs = c.points.filter((_, i) => i % 2 === 0);
+      const ys = c.points.filter((_, i) => i % 2 === 1);
+      return { x: (Math.max(...xs) + Math.min(...xs)) / 2, y: (Math.max(...ys) + Math.min(...ys)) / 2, d: Math.max(...xs) - Math.min(...xs) };
+    });
+  // Drawn largest first: sizes 16, 4, 1 → diameters 4 : 2 : 1 (areas 16 : 4 : 1).
+  const area = await circles(bytes);
+  assert.equal(area.length, 3, JSON.stringify(area));
+  assert.ok(Math.abs(area[0].d / area[1].d - 2) < 0.01 && Math.abs(area[1].d / area[2].d - 2) < 0.01, JSON.stringify(area));
+  // Points: size 16 at (3, 2), size 4 at (2, 3), size 1 at (1, 1): left to right, (2, 3) highest.
+  assert.ok(area[2].x < area[1].x && area[1].x < area[0].x && area[1].y < area[0].y && area[0].y < area[2].y, JSON.stringify(area));
+  // The plot area is at most the chart's 250 pt less title and padding: the largest bubble is a quarter of it.
+  assert.ok(area[0].d > 40 && area[0].d < 62.5, `largest ${area[0].d}`);
+  const half = await circles(chartDocx(bubbles('<c:bubbleScale val="50"/>')));
+  assert.ok(Math.abs(half[0].d / area[0].d - 0.5) < 0.01, `${half[0].d} vs ${area[0].d}`);
+  const width = await circles(chartDocx(bubbles('<c:sizeRepresents val="w"/>')));
+  assert.ok(Math.abs(width[0].d / width[1].d - 4) < 0.01 && Math.abs(width[1].d / width[2].d - 4) < 0.01, JSON.stringify(width));
 });
