@@ -103,7 +103,7 @@ export const CATALOGUE = {
   picture_missing: { kind: 'warning', status: null, meaning: 'A picture linked from outside the file, or whose part is missing, is left out.' },
   part_damaged: { kind: 'warning', status: null, meaning: 'A part of the .docx (a picture, the footnotes, …) is damaged; it is left out and the rest is drawn. `location.part` names it.' },
   chart_not_drawn: { kind: 'warning', status: null, meaning: 'A chart whose chart part is missing or unreadable is left out.' },
-  chart_type_unsupported: { kind: 'warning', status: null, meaning: 'A chart of a type docloom does not draw (radar, stock, surface, bubble, bar-of-pie, Office 2016 chartex without its fallback picture) is drawn as a framed box of its size with its title.' },
+  chart_type_unsupported: { kind: 'warning', status: null, meaning: 'A chart of a type docloom does not draw (stock, surface, bar-of-pie, Office 2016 chartex without its fallback picture) is drawn as a framed box of its size with its title.' },
   math_as_text: { kind: 'warning', status: null, meaning: 'An equation is drawn as its characters in plain text, not laid out.' },
   notes_not_drawn: { kind: 'warning', status: null, meaning: 'Footnote or endnote references: the notes\' text is not drawn.' },
   shape_not_drawn: { kind: 'warning', status: null, meaning: 'A drawing with nothing docloom can draw (a shape without text, WordArt, ink, an embedded object without its picture) is left out.' },

@@ -2,7 +2,8 @@
  * Charts drawn from the values saved in their chart parts (docx/chart.ts → pdf/layout/chart*.ts): the title,
  * axis labels, category names, legend and data labels are real text in the PDF (pdftotext finds them), on corpus
  * files nobody here wrote and on a small built chart; a pie's slices are drawn as one filled path per value with
- * its own colour and a sweep proportional to it; a chart type not drawn is a framed box with a warning.
+ * its own colour and a sweep proportional to it; a radar chart's net and series are drawn where its values put
+ * them; a chart type not drawn is a framed box with a warning.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,15 +37,12 @@ test('aspose Combo chart: title, categories, series names in the legend and both
   assert.deepEqual(warnings.filter((w) => w.code.startsWith('chart')), []);
 });
 
-test('poi-tl reference charts: CJK categories, pie percentages and legends; the radar chart is a framed box with a warning', { skip: hasCorpus('poitl__reference_chart.docx') }, async () => {
+test('poi-tl reference charts: CJK categories, pie percentages and legends; the radar chart is drawn, with its spokes\' names and series', { skip: hasCorpus('poitl__reference_chart.docx') }, async () => {
   const { text, warnings } = await render(fs.readFileSync(corpusFile('poitl__reference_chart.docx')));
-  for (const word of ['类别 1', '类别 4', '系列 3', '销售', '第一季度', '第四季度', '59%', '23%', 'Chart Title']) {
+  for (const word of ['类别 1', '类别 4', '系列 3', '销售', '第一季度', '第四季度', '59%', '23%', 'Chart Title', '智力', '敏捷', '综合', '诸葛', '司马']) {
     assert.ok(text.includes(word), `"${word}" missing`);
   }
-  const radar = warnings.find((w) => w.code === 'chart_type_unsupported');
-  assert.ok(radar, JSON.stringify(warnings));
-  assert.equal(radar.location.part, 'word/charts/chart5.xml');
-  assert.match(radar.message, /radar/);
+  assert.deepEqual(warnings.filter((w) => w.code === 'chart_type_unsupported'), []);
 });
 
 const C_NS = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -135,14 +133,80 @@ test('a built stacked column chart: value axis ticks, category names, data label
 });
 
 test('a chart type not drawn is a framed box of its size with its title, and a chart_type_unsupported warning', async () => {
-  const radar = `<c:radarChart><c:radarStyle val="marker"/><c:ser><c:idx val="0"/><c:order val="0"/><c:cat>${strCache(['A', 'B', 'C'])}</c:cat><c:val>${numCache([1, 2, 3])}</c:val></c:ser></c:radarChart>`;
-  const bytes = chartDocx(radar);
+  const stock = `<c:stockChart><c:ser><c:idx val="0"/><c:order val="0"/><c:cat>${strCache(['Mon', 'Tue', 'Wed'])}</c:cat><c:val>${numCache([1, 2, 3])}</c:val></c:ser></c:stockChart>`;
+  const bytes = chartDocx(stock);
   const { text, warnings } = await render(bytes);
   assert.ok(text.includes('Fruit sold'));
   assert.deepEqual(warnings.map((w) => [w.code, w.location.part]), [['chart_type_unsupported', 'word/charts/chart1.xml']]);
+  assert.match(warnings[0].message, /stock/);
   const pages = await docxPages(bytes);
   const frame = pages[0].boxes.find((b) => b.kind === 'frame');
   assert.ok(frame && frame.kind === 'frame' && Math.round(frame.w) === 400 && Math.round(frame.h) === 250, JSON.stringify(frame));
+});
+
+/** A radar chart (c:radarStyle `style`) of two series over five categories, with spokes and value gridlines. */
+function radar(style: string, second = [2, 2, 2, 2, 2]): string {
+  const cats = ['Speed', 'Power', 'Range', 'Grip', 'Cost'];
+  const ser = (i: number, name: string, values: number[]): string =>
+    `<c:ser><c:idx val="${i}"/><c:order val="${i}"/><c:tx>${strCache([name])}</c:tx><c:cat>${strCache(cats)}</c:cat><c:val>${numCache(values)}</c:val></c:ser>`;
+  return `<c:radarChart><c:radarStyle val="${style}"/>${ser(0, 'Alpha', [4, 3, 2, 4, 1])}${ser(1, 'Beta', second)}<c:axId val="1"/><c:axId val="2"/></c:radarChart>` +
+    `<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:majorGridlines/><c:crossAx val="2"/></c:catAx>` +
+    `<c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:numFmt formatCode="General" sourceLinked="1"/><c:crossAx val="1"/></c:valAx>`;
+}
+
+test('a radar chart: category names round the net, value labels up the first spoke, one closed polyline a series at its values', async () => {
+  const bytes = chartDocx(radar('marker'));
+  const { text, warnings } = await render(bytes);
+  for (const word of ['Fruit sold', 'Speed', 'Power', 'Range', 'Grip', 'Cost', 'Alpha', 'Beta']) assert.ok(text.includes(word), `"${word}" missing from: ${text}`);
+  assert.deepEqual(warnings, []);
+  const pages = await docxPages(bytes);
+  const boxes = pages[0].boxes;
+  const texts = boxes.filter((b): b is TextBox => b.kind === 'text');
+  // Values 1..4: units of 1 (0..4.5 by 0.5 would need more labels than fit along the radius), one more above 4.
+  for (const tick of ['0', '1', '2', '3', '4', '5']) assert.ok(texts.some((t) => t.text === tick), `tick ${tick} missing: ${texts.map((t) => t.text).join('|')}`);
+  const at = (name: string): TextBox => texts.find((t) => t.text === name)!;
+  // The first category over the top of the net, the value labels in a column below it, the next ones clockwise.
+  const zero = at('0');
+  const five = at('5');
+  assert.ok(Math.abs(zero.x + zero.width - (five.x + five.width)) < 0.01 && five.y < zero.y, 'ticks up the first spoke');
+  assert.ok(at('Speed').y < five.y, 'first category above the top of the axis');
+  assert.ok(at('Power').x > zero.x && at('Power').y > at('Speed').y, 'second category right of the centre, below the first');
+  assert.ok(at('Cost').x < zero.x, 'last category left of the centre');
+
+  // Series: closed stroked polylines of five points; Beta's (all 2) is a regular pentagon 2/5 of the radius out.
+  const lines = boxes.filter((b): b is PathBox => b.kind === 'path' && b.closed && b.fill === null && b.width > 2);
+  assert.equal(lines.length, 2, JSON.stringify(lines));
+  const alpha = lines[0].points;
+  const beta = lines[1].points;
+  assert.equal(beta.length, 10);
+  // The rim (the last gridline polygon) is a regular pentagon whose first vertex is straight above the centre.
+  const grid = boxes.filter((b): b is PathBox => b.kind === 'path' && b.closed && b.fill === null && b.width < 1);
+  assert.equal(grid.length, 5, 'one polygon a tick beyond the centre (1..5)');
+  const rim = grid[grid.length - 1].points;
+  const cx = rim[0];
+  const radius = Math.hypot(rim[2] - rim[0], rim[3] - rim[1]) / (2 * Math.sin(Math.PI / 5));
+  const centreY = rim[1] + radius;
+  const dist = (pts: number[], i: number): number => Math.hypot(pts[2 * i] - cx, pts[2 * i + 1] - centreY);
+  for (let i = 0; i < 5; i++) assert.ok(Math.abs(dist(beta, i) / radius - 0.4) < 0.01, `Beta point ${i}: ${dist(beta, i) / radius}`);
+  [4, 3, 2, 4, 1].forEach((v, i) => assert.ok(Math.abs(dist(alpha, i) / radius - v / 5) < 0.01, `Alpha point ${i}: ${dist(alpha, i) / radius}`));
+  // Spokes: one line a category from the centre to the rim.
+  const spokes = boxes.filter((b) => b.kind === 'line' && Math.abs(b.x1 - cx) < 0.01 && Math.abs(b.y1 - centreY) < 0.01);
+  assert.ok(spokes.length >= 5, `spokes: ${spokes.length}`);
+});
+
+test('a filled radar chart draws each series as a filled polygon in its colour; a missing value breaks a line radar', async () => {
+  const filled = (await docxPages(chartDocx(radar('filled')))).flatMap((p) => p.boxes);
+  const areas = filled.filter((b): b is PathBox => b.kind === 'path' && b.closed && b.fill !== null);
+  assert.equal(areas.length, 2);
+  assert.notDeepEqual(areas[0].fill, areas[1].fill);
+  assert.equal(areas[0].points.length, 10);
+
+  const gap = radar('standard').replace(numCache([2, 2, 2, 2, 2]), numCache([2, 2, 2, 2, 2]).replace('<c:pt idx="2"><c:v>2</c:v></c:pt>', ''));
+  const boxes = (await docxPages(chartDocx(gap))).flatMap((p) => p.boxes);
+  const open = boxes.filter((b): b is PathBox => b.kind === 'path' && !b.closed && b.width > 2);
+  // Beta without its third value: one open run from the fourth point round through the first to the second.
+  assert.equal(open.length, 1, JSON.stringify(open));
+  assert.equal(open[0].points.length, 8);
 });
 
 test('a chart whose part is missing is left out with chart_not_drawn; the text around it stays', async () => {
@@ -189,4 +253,35 @@ test('values close together: the axis starts half their spread below them and th
   const bars = pages[0].boxes.filter((b) => b.kind === 'fill' && b.w > 20 && b.w < 200).map((b) => (b.kind === 'fill' ? b.h : 0));
   assert.equal(bars.length, 2, JSON.stringify(bars));
   assert.ok(Math.abs(bars[1] / bars[0] - 8 / 3) < 0.01, `${bars[1]} / ${bars[0]}`);
+});
+
+/** A bubble chart of one series: points (1, 1), (2, 3), (3, 2) with sizes 1, 4 and 16, over x and y value axes. */
+function bubbles(options = ''): string {
+  return `<c:bubbleChart><c:varyColors val="0"/><c:ser><c:idx val="0"/><c:order val="0"/><c:tx>${strCache(['Orchards'])}</c:tx><c:xVal>${numCache([1, 2, 3])}</c:xVal><c:yVal>${numCache([1, 3, 2])}</c:yVal><c:bubbleSize>${numCache([1, 4, 16])}</c:bubbleSize></c:ser>${options}<c:axId val="1"/><c:axId val="2"/></c:bubbleChart>` +
+    `<c:valAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:crossAx val="1"/></c:valAx>`;
+}
+
+test('a bubble chart: a circle at each (x, y), areas in proportion to the sizes, the largest a quarter of the plot across; c:bubbleScale and c:sizeRepresents w', async () => {
+  const bytes = chartDocx(bubbles());
+  const { text, warnings } = await render(bytes);
+  assert.deepEqual(warnings, []);
+  assert.ok(text.includes('Orchards') && text.includes('Fruit sold'), text);
+  const circles = async (b: Uint8Array): Promise<Array<{ x: number; y: number; d: number }>> =>
+    (await docxPages(b))[0].boxes.filter((x): x is PathBox => x.kind === 'path' && x.closed && x.fill !== null).map((c) => {
+      const xs = c.points.filter((_, i) => i % 2 === 0);
+      const ys = c.points.filter((_, i) => i % 2 === 1);
+      return { x: (Math.max(...xs) + Math.min(...xs)) / 2, y: (Math.max(...ys) + Math.min(...ys)) / 2, d: Math.max(...xs) - Math.min(...xs) };
+    });
+  // Drawn largest first: sizes 16, 4, 1 → diameters 4 : 2 : 1 (areas 16 : 4 : 1).
+  const area = await circles(bytes);
+  assert.equal(area.length, 3, JSON.stringify(area));
+  assert.ok(Math.abs(area[0].d / area[1].d - 2) < 0.01 && Math.abs(area[1].d / area[2].d - 2) < 0.01, JSON.stringify(area));
+  // Points: size 16 at (3, 2), size 4 at (2, 3), size 1 at (1, 1): left to right, (2, 3) highest.
+  assert.ok(area[2].x < area[1].x && area[1].x < area[0].x && area[1].y < area[0].y && area[0].y < area[2].y, JSON.stringify(area));
+  // The plot area is at most the chart's 250 pt less title and padding: the largest bubble is a quarter of it.
+  assert.ok(area[0].d > 40 && area[0].d < 62.5, `largest ${area[0].d}`);
+  const half = await circles(chartDocx(bubbles('<c:bubbleScale val="50"/>')));
+  assert.ok(Math.abs(half[0].d / area[0].d - 0.5) < 0.01, `${half[0].d} vs ${area[0].d}`);
+  const width = await circles(chartDocx(bubbles('<c:sizeRepresents val="w"/>')));
+  assert.ok(Math.abs(width[0].d / width[1].d - 4) < 0.01 && Math.abs(width[1].d / width[2].d - 4) < 0.01, JSON.stringify(width));
 });

@@ -1,9 +1,9 @@
 /**
  * Charts (c:chartSpace parts, word/charts/chartN.xml) → the model's Chart: what Word shows, read from the values
  * it saved in the part (c:strCache / c:numCache), never from the embedded workbook. Bar and column (clustered,
- * stacked, percent; their 3-D forms drawn flat), line, area, pie, doughnut and scatter plots are read with their
- * series colours (c:spPr, else the theme's accent cycle), data labels, axes, title and legend. Other plot types
- * (radar, stock, surface, bubble, bar-of-pie) make a chart with `unsupported` set: drawn as a framed box with
+ * stacked, percent; their 3-D forms drawn flat), line, area, pie, doughnut, scatter, radar and bubble plots are
+ * read with their series colours (c:spPr, else the theme's accent cycle), data labels, axes, title and legend. Other
+ * plot types (stock, surface, bar-of-pie) make a chart with `unsupported` set: drawn as a framed box with
  * its title, and said by a `chart_type_unsupported` warning.
  */
 import type { Chart, ChartAxis, ChartLabels, ChartPlot, ChartRun, ChartSeries, ChartText } from '../model/types.js';
@@ -26,13 +26,13 @@ const PLOTS: Record<string, ChartPlot['kind']> = {
   'c:pie3DChart': 'pie',
   'c:doughnutChart': 'doughnut',
   'c:scatterChart': 'scatter',
+  'c:radarChart': 'radar',
+  'c:bubbleChart': 'bubble',
 };
 const UNSUPPORTED: Record<string, string> = {
-  'c:radarChart': 'radar',
   'c:stockChart': 'stock',
   'c:surfaceChart': 'surface',
   'c:surface3DChart': 'surface',
-  'c:bubbleChart': 'bubble',
   'c:ofPieChart': 'bar-of-pie',
 };
 
@@ -137,7 +137,7 @@ function edgeLayout(layout: XElement | undefined): { x: number; y: number; w?: n
 function isSecondary(plot: XElement, plotArea: XElement | undefined): boolean {
   const ids = children(plot, 'c:axId').map((a) => a.attrs.val);
   const valAxes = children(plotArea, 'c:valAx');
-  if (valAxes.length < 2 || plot.name === 'c:scatterChart') return false;
+  if (valAxes.length < 2 || plot.name === 'c:scatterChart' || plot.name === 'c:bubbleChart') return false;
   const first = val(valAxes[0], 'c:axId');
   return !ids.includes(first ?? '');
 }
@@ -153,28 +153,38 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
   if (grouping === 'stacked' || grouping === 'percentStacked' || grouping === 'clustered' || grouping === 'standard') plot.grouping = grouping;
   if (kind === 'bar' && plot.grouping !== 'clustered' && plot.grouping !== 'standard') plot.overlap = 100;
   if (kind === 'doughnut') plot.holeSize = number(val(el, 'c:holeSize')) ?? 50;
+  if (kind === 'bubble') {
+    plot.bubbleScale = Math.min(300, Math.max(0, number(val(el, 'c:bubbleScale')) ?? 100));
+    plot.sizeRepresents = val(el, 'c:sizeRepresents') === 'w' ? 'w' : 'area';
+    if (on(el, 'c:showNegBubbles')) plot.showNegBubbles = true;
+  }
   if (kind === 'pie' || kind === 'doughnut') plot.firstSliceAngle = number(val(el, 'c:firstSliceAng')) ?? 0;
   const varyColors = on(el, 'c:varyColors') === true;
   const plotLabels = labelsOf(child(el, 'c:dLbls'), theme, chart.text ?? {});
   const scatterStyle = val(el, 'c:scatterStyle') ?? 'marker';
-  const plotMarker = kind === 'line' ? val(el, 'c:marker') !== '0' : true;
+  // Radar: 'marker' shows markers unless a series says c:symbol none, 'standard' shows none, 'filled' fills.
+  const radarStyle = val(el, 'c:radarStyle');
+  if (kind === 'radar') plot.radarStyle = radarStyle === 'standard' || radarStyle === 'filled' ? radarStyle : 'marker';
+  const plotMarker = kind === 'line' ? val(el, 'c:marker') !== '0' : kind === 'radar' ? plot.radarStyle === 'marker' : true;
 
   children(el, 'c:ser').forEach((ser, i) => {
     const index = number(val(ser, 'c:idx')) ?? firstIndex + i;
-    const cats = kind === 'scatter' ? undefined : stringsOf(child(ser, 'c:cat'));
+    const xy = kind === 'scatter' || kind === 'bubble';
+    const cats = xy ? undefined : stringsOf(child(ser, 'c:cat'));
     if (cats && cats.length > chart.categories.length) chart.categories = cats;
-    const values = numbersOf(child(ser, kind === 'scatter' ? 'c:yVal' : 'c:val'));
+    const values = numbersOf(child(ser, xy ? 'c:yVal' : 'c:val'));
     const spPr = child(ser, 'c:spPr');
     const seriesFill = child(spPr, 'a:noFill') ? undefined : fillColor(spPr, theme);
     const lineCol = lineColor(spPr, theme);
     const auto = accentColor(index, theme);
-    const linear = kind === 'line' || kind === 'scatter';
+    const linear = kind === 'line' || kind === 'scatter' || (kind === 'radar' && plot.radarStyle !== 'filled');
     const series: ChartSeries = {
       name: textOf(descendant(child(ser, 'c:tx'), 'c:v')).trim() || textOf(child(ser, 'c:tx')).trim() || `Series ${index + 1}`,
       values,
       color: (linear ? lineCol : seriesFill) ?? auto,
     };
-    if (kind === 'scatter') series.xValues = numbersOf(child(ser, 'c:xVal'));
+    if (xy) series.xValues = numbersOf(child(ser, 'c:xVal'));
+    if (kind === 'bubble') series.sizes = numbersOf(child(ser, 'c:bubbleSize'));
     if (!linear && lineCol) series.outline = lineCol;
     if (linear) {
       const ln = child(spPr, 'a:ln');
@@ -191,7 +201,7 @@ function readPlot(el: XElement, kind: ChartPlot['kind'], theme: Theme, firstInde
     }
     // Per-point colours: pies and "vary colours by point" cycle the accents; c:dPt overrides single points.
     const points = values.length;
-    if (varyColors && (kind === 'pie' || kind === 'doughnut' || children(el, 'c:ser').length === 1)) {
+    if (varyColors && (kind === 'pie' || kind === 'doughnut' || (kind !== 'radar' && children(el, 'c:ser').length === 1))) {
       series.pointColors = Array.from({ length: points }, (_, p) => accentColor(p, theme));
     }
     for (const dPt of children(ser, 'c:dPt')) {
@@ -228,9 +238,9 @@ function labelsOf(dLbls: XElement | undefined, theme: Theme, base: ChartText): C
 function readAxes(plotArea: XElement | undefined, chart: Chart, theme: Theme, base: ChartText): void {
   const catAx = child(plotArea, 'c:catAx') ?? child(plotArea, 'c:dateAx');
   const valAxes = children(plotArea, 'c:valAx');
-  const scatter = chart.plots.some((p) => p.kind === 'scatter');
+  const scatter = chart.plots.some((p) => p.kind === 'scatter' || p.kind === 'bubble');
   if (scatter && valAxes.length >= 2) {
-    // Scatter: the axis along the bottom (or top) is x.
+    // Scatter and bubble: the axis along the bottom (or top) is x.
     const xi = valAxes.findIndex((a) => ['b', 't'].includes(val(a, 'c:axPos') ?? ''));
     const x = valAxes[xi >= 0 ? xi : 0];
     chart.xAxis = axisOf(x, theme, base);

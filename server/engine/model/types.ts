@@ -179,6 +179,8 @@ export interface ChartSeries {
   values: Array<number | null>;
   /** Scatter charts: the x value of each point. */
   xValues?: Array<number | null>;
+  /** Bubble plots: each point's bubble size (c:bubbleSize). */
+  sizes?: Array<number | null>;
   /** Fill (bars, areas, slices) or line colour (lines, scatter). */
   color: string;
   /** Per-point colours (pie slices, varied colours, c:dPt). */
@@ -193,7 +195,15 @@ export interface ChartSeries {
 }
 
 export interface ChartPlot {
-  kind: 'bar' | 'line' | 'area' | 'pie' | 'doughnut' | 'scatter';
+  kind: 'bar' | 'line' | 'area' | 'pie' | 'doughnut' | 'scatter' | 'radar' | 'bubble';
+  /** Radar plots (c:radarStyle): lines without markers, lines with markers, or filled polygons. */
+  radarStyle?: 'standard' | 'marker' | 'filled';
+  /** Bubble plots: the largest bubble's size as a percentage of the default (c:bubbleScale, 0..300, default 100). */
+  bubbleScale?: number;
+  /** Bubble plots: what a bubble's size sets, its area (the default) or its width (c:sizeRepresents w). */
+  sizeRepresents?: 'area' | 'w';
+  /** Bubble plots: bubbles of negative size drawn, by their magnitude (c:showNegBubbles). */
+  showNegBubbles?: boolean;
   /** Bars: true for horizontal bars (c:barDir bar), false for columns. */
   horizontal?: boolean;
   grouping?: 'clustered' | 'stacked' | 'percentStacked' | 'standard';
@@ -263,7 +273,7 @@ export interface Chart {
   /** The chart area's fill and outline. */
   fill?: string;
   border?: string;
-  /** Set for a chart whose type is not drawn: only its frame and title are (its name, e.g. 'radar'). */
+  /** Set for a chart whose type is not drawn: only its frame and title are (its name, e.g. 'stock'). */
   unsupported?: string;
 }
 

@@ -2,7 +2,8 @@
  * Charts with axes: bars and columns (clustered, stacked, percent), lines, areas and scatter plots in the plot
  * box, with value gridlines, axis lines, tick labels, axis titles and data labels. Values run up (columns,
  * lines, areas) or right (horizontal bars); categories run left to right, or bottom to top for horizontal bars
- * (Office's default orientation). Plots marked secondary get their own scale, labelled on the right.
+ * (Office's default orientation). Plots marked secondary get their own scale, labelled on the right. Bubble plots
+ * share the scatter plot's x and y value axes.
  */
 import type { Chart, ChartAxis, ChartPlot, ChartSeries, ChartText } from '../../model/types.js';
 import { ChartPen, rgb } from './chart-text.js';
@@ -71,9 +72,9 @@ const origin = (s: Scale): number => Math.min(s.max, Math.max(s.min, 0));
 const shown = (axis: ChartAxis | undefined): boolean => axis !== undefined && !axis.hidden && !axis.noLabels;
 
 export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: ChartText): void {
-  const plots = chart.plots.filter((p) => p.kind !== 'pie' && p.kind !== 'doughnut');
+  const plots = chart.plots.filter((p) => p.kind !== 'pie' && p.kind !== 'doughnut' && p.kind !== 'radar');
   if (plots.length === 0) return;
-  const scatter = plots.some((p) => p.kind === 'scatter');
+  const scatter = plots.some((p) => p.kind === 'scatter' || p.kind === 'bubble');
   const horizontal = !scatter && plots.some((p) => p.kind === 'bar' && p.horizontal);
   const primary = plots.filter((p) => !p.secondary);
   const secondary = plots.filter((p) => p.secondary);
@@ -181,7 +182,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   });
 
   // Series, areas first (behind), then bars, then lines and points.
-  const order: ChartPlot['kind'][] = ['area', 'bar', 'line', 'scatter'];
+  const order: ChartPlot['kind'][] = ['area', 'bar', 'bubble', 'line', 'scatter'];
   for (const kind of order) {
     for (const plot of plots.filter((p) => p.kind === kind)) {
       const s = plot.secondary && secScale ? secScale : scale;
@@ -191,6 +192,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
       const clipped = (c: number, v: number): [number, number] => point(c, Math.min(s.max, Math.max(s.min, v)));
       if (kind === 'bar') drawBars(pen, plot, chart, clipped, slot, count, base, fmt);
       else if (kind === 'area') drawAreas(pen, plot, point, catPos, count, s);
+      else if (kind === 'bubble') drawBubbles(pen, plot, point, (x) => xPos(x), Math.min(pw, ph));
       else if (kind === 'line') drawLines(pen, plot, chart, point, (i) => catPos(i), count, base, fmt);
       else drawLines(pen, plot, chart, point, (i, series) => xPos(series.xValues?.[i] ?? i + 1), count, base, fmt);
     }
@@ -366,7 +368,40 @@ function drawLines(pen: ChartPen, plot: ChartPlot, chart: Chart, point: Point, p
   }
 }
 
-function marker(pen: ChartPen, x: number, y: number, symbol: NonNullable<ChartSeries['marker']>['symbol'], size: number, color: readonly [number, number, number]): void {
+/**
+ * Bubbles: a circle at each (x, y) point, the largest a quarter of the plot area's shorter side across at
+ * c:bubbleScale 100 (LibreOffice's BubbleChart: "max bubble size is 25 percent of diagram size"), the others by
+ * their size's share of the largest one's: of its area (so the diameter goes as the square root), or of its width
+ * with c:sizeRepresents w. Bubbles of negative or no size are left out unless c:showNegBubbles asks for them
+ * (drawn by their magnitude). Larger bubbles are drawn first, so small ones stay visible on top of them.
+ */
+function drawBubbles(pen: ChartPen, plot: ChartPlot, point: Point, xPos: (x: number) => number, side: number): void {
+  const size = (v: number | null | undefined): number => (v === null || v === undefined ? 0 : plot.showNegBubbles ? Math.abs(v) : Math.max(0, v));
+  const largest = Math.max(0, ...plot.series.flatMap((s) => (s.sizes ?? []).map(size)));
+  if (!(largest > 0)) return;
+  const widest = side * 0.25 * ((plot.bubbleScale ?? 100) / 100);
+  const bubbles: Array<{ x: number; y: number; d: number; s: ChartSeries; i: number }> = [];
+  for (const s of plot.series) {
+    s.values.forEach((v, i) => {
+      const x = s.xValues && s.xValues.length > 0 ? s.xValues[i] : i + 1;
+      const share = size(s.sizes?.[i]) / largest;
+      if (v === null || x === null || x === undefined || !(share > 0)) return;
+      const [px, py] = point(xPos(x), v);
+      bubbles.push({ x: px, y: py, d: widest * (plot.sizeRepresents === 'w' ? share : Math.sqrt(share)), s, i });
+    });
+  }
+  bubbles.sort((a, b) => b.d - a.d);
+  for (const { x, y, d, s, i } of bubbles) {
+    const r = d / 2;
+    const pts: number[] = [];
+    for (let k = 0; k < 36; k++) pts.push(x + r * Math.cos((k * Math.PI) / 18), y + r * Math.sin((k * Math.PI) / 18));
+    const color = rgb(s.pointColors?.[i] ?? s.color, BLUE);
+    pen.path(pts, true, color, s.outline ? rgb(s.outline, color) : null, 0.75);
+  }
+}
+
+/** A series' marker centred on (x, y) (also drawn by radar plots). */
+export function marker(pen: ChartPen, x: number, y: number, symbol: NonNullable<ChartSeries['marker']>['symbol'], size: number, color: readonly [number, number, number]): void {
   const r = size / 2;
   switch (symbol) {
     case 'square':

@@ -1,8 +1,9 @@
 /**
  * A chart (model Chart) laid out in a width × height box as boxes relative to its top-left corner: the chart
  * area's fill and border, the title at the top, the legend on its side, and the plot area in what is left —
- * axes and series (chart-axes.ts) or slices (chart-pie.ts). Office's automatic layout is approximated: its
- * proportions, not its exact pixels. A chart of a type not drawn (`unsupported`) is a framed box with its title.
+ * axes and series (chart-axes.ts), slices (chart-pie.ts) or a radar's net (chart-radar.ts). Office's automatic
+ * layout is approximated: its proportions, not its exact pixels. A chart of a type not drawn (`unsupported`) is
+ * a framed box with its title.
  */
 import type { Chart, ChartText } from '../../model/types.js';
 import type { DocumentFonts } from '../fonts/embed.js';
@@ -10,6 +11,7 @@ import type { Box } from '../flow/boxes.js';
 import { ChartPen, CHART_TEXT, rgb } from './chart-text.js';
 import { drawAxisPlots } from './chart-axes.js';
 import { drawPies } from './chart-pie.js';
+import { drawRadar } from './chart-radar.js';
 
 /** The plot area's box inside the chart (points, relative to the chart). */
 export interface PlotBox {
@@ -115,7 +117,9 @@ export function layoutChart(chart: Chart, width: number, height: number, fonts: 
 
   const plot: PlotBox = { x: left, y: top, w: Math.max(10, right - left), h: Math.max(10, bottom - top) };
   const round = chart.plots.filter((p) => p.kind === 'pie' || p.kind === 'doughnut');
+  const radar = chart.plots.filter((p) => p.kind === 'radar');
   if (round.length > 0) drawPies(pen, round, chart, plot, base);
+  else if (radar.length > 0) drawRadar(pen, radar, chart, plot, base);
   else drawAxisPlots(pen, chart, plot, base);
   return pen.boxes;
 }
@@ -148,7 +152,7 @@ function legendEntries(chart: Chart): LegendEntry[] {
   const out: LegendEntry[] = [];
   for (const plot of chart.plots) {
     for (const s of plot.series) {
-      const line = plot.kind === 'line' || plot.kind === 'scatter';
+      const line = plot.kind === 'line' || plot.kind === 'scatter' || (plot.kind === 'radar' && plot.radarStyle !== 'filled');
       out.push({ label: s.name, color: line && s.lineWidth === 0 && s.marker ? s.marker.color : s.color, key: line ? 'line' : 'box' });
     }
   }
