@@ -53,8 +53,8 @@ for (const direction of ['btLr', 'tbRl', 'tbRlV']) {
   });
 }
 
-test('an exact row height wraps the turned text at the height: more lines side by side, the row as given', async () => {
-  const all = await render(buildDocx({ body: table('btLr', 'Quarterly revenue by region', '<w:trHeight w:val="1000" w:hRule="exact"/>') }));
+for (const rule of ['exact', 'atLeast']) test(`a row height (${rule}) wraps the turned text at the height: lines side by side, the row as given`, async () => {
+  const all = await render(buildDocx({ body: table('btLr', 'Quarterly revenue by region', `<w:trHeight w:val="1000" w:hRule="${rule}"/>`) }));
   const words3 = ['Quarterly', 'revenue', 'region'].map((t) => word(all, t));
   for (const w of words3) assert.ok(tall(w), `${w.text} is not turned`);
   // 50 pt of row holds one word a line: the lines stand side by side, left to right (btLr: first line left).
@@ -80,4 +80,18 @@ test('.json templates: a cell with textDirection is drawn turned; an unknown dir
   assert.ok(compiled.ok);
   assert.ok(tall(word(words((await renderPdf(compiled.template, {})).bytes), 'Quarterly')));
   assert.equal(compileTemplate({ kind: 'json', bytes: doc('sideways') }).ok, false);
+});
+
+test('a frame paragraph with w:textDirection tbRl is turned clockwise and wraps at the frame\'s height', async () => {
+  // A 144 pt wide frame at least 160 pt tall (w:h without w:hRule) holding more words than one 160 pt line.
+  const text = 'Lorem ipsum dolor sit amet, consectetuer adipiscing elit. Maecenas porttitor congue massa.';
+  const framed = p(text, '<w:framePr w:w="2880" w:h="3200" w:hAnchor="page" w:vAnchor="page" w:x="2880" w:y="2880"/><w:textDirection w:val="tbRl"/>');
+  const all = await render(buildDocx({ body: framed + p('After') }));
+  const lorem = word(all, 'Lorem');
+  const massa = word(all, 'massa.');
+  assert.ok(tall(lorem) && tall(massa), 'the words are turned');
+  // tbRl: the first line stands at the frame's right edge (144 + 144 pt), the next lines to its left.
+  assert.ok(lorem.xMax <= 288.5 && lorem.xMin > massa.xMax, `Lorem at x ${lorem.xMin}, massa. at ${massa.xMin}`);
+  // Lines run down from the frame's top (144 pt) and wrap before its foot (304 pt).
+  for (const w of all.filter((x) => x.text !== 'After')) assert.ok(w.yMin >= 143.5 && w.yMax <= 304.5, `${w.text} spans y ${w.yMin}–${w.yMax}`);
 });

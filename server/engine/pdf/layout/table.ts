@@ -185,15 +185,15 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const minCol: number[] = new Array<number>(gridCols).fill(0);
   const minHeight = (r: number): number => Math.max(0, Math.min(num(models[r]?.height, 0), ctx.maxImage.height));
   const exact = (r: number): boolean => models[r]?.heightRule === 'exact' && num(models[r]?.height, 0) > 0;
-  // The line length of a turned cell (layout/turned-cell.ts): the rows' height inside the margins when exact, else
-  // the text's unwrapped length (laid out once to measure it), at least the rows' minimum height, at most a page.
+  // The line length of a turned cell (layout/turned-cell.ts): the rows' height inside the margins when each gives
+  // one (exact or at least), else the text's unwrapped length (laid out once to measure it), at most a page.
   const turnedLength = (p: Placement, r: number, pad: LaidCell['padding']): number => {
     const rows = Math.min(p.rowSpan, placedRows.length - r);
     let least = 0;
     let fixed = true;
     for (let k = r; k < r + rows; k++) {
       least += minHeight(k);
-      fixed &&= exact(k);
+      fixed &&= minHeight(k) > 0;
     }
     const room = (h: number): number => Math.max(1, h - pad.top - pad.bottom);
     if (fixed) return room(least);

@@ -1,9 +1,10 @@
 /**
  * Vertical text in table cells (Word's w:textDirection btLr / tbRl): how long the turned lines are.
- * Word lays a turned cell's content out with the row's height as its line length. A row of exact height wraps
- * the text at that height; any other row (auto, or at least a height) grows to the text's unwrapped length —
- * never less than its minimum height, never more than a page — as Word and LibreOffice draw such rows (a
- * "rotated" header cell makes its row as tall as its words).
+ * Word lays a turned cell's content out with the row's height as its line length. A row that gives a height
+ * (exact, or at least) wraps the text at that height — LibreOffice wraps a tbRl frame of at least 162 pt at its
+ * height (oxsdk__textDirection-tbRl-frame) — and an at-least row then grows only if its other cells need it. A
+ * row of auto height grows to the text's unwrapped length, at most a page: a "rotated" header cell makes its
+ * row as tall as its words.
  */
 import type { LaidBlock } from './items.js';
 
