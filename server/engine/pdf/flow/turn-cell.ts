@@ -24,36 +24,37 @@ export interface TurnFrame {
  */
 export function turnBoxes(boxes: Box[], f: TurnFrame): void {
   const ccw = f.direction === 'btLr';
-  const px = (u: number, v: number): number => (ccw ? f.x0 + f.shift + v : f.x1 - f.shift - v);
-  const py = (u: number, _v: number): number => (ccw ? f.y1 - u : f.y0 + u);
+  // A quarter turn: the page's x follows v (across the lines), its y follows u (along them).
+  const px = (v: number): number => (ccw ? f.x0 + f.shift + v : f.x1 - f.shift - v);
+  const py = (u: number): number => (ccw ? f.y1 - u : f.y0 + u);
   // A rectangle (u, v, w, h) becomes one h wide and w tall; its top-left corner is the turned corner nearest the
   // page's top-left.
   const rect = (b: { x: number; y: number; w: number; h: number }): void => {
     const [u, v, w, h] = [b.x, b.y, b.w, b.h];
-    b.x = ccw ? px(u, v) : px(u, v) - h;
-    b.y = ccw ? py(u, v) - w : py(u, v);
+    b.x = ccw ? px(v) : px(v) - h;
+    b.y = ccw ? py(u) - w : py(u);
     b.w = h;
     b.h = w;
   };
   for (const b of boxes) {
     switch (b.kind) {
       case 'text':
-        [b.x, b.y] = [px(b.x, b.y), py(b.x, b.y)];
+        [b.x, b.y] = [px(b.y), py(b.x)];
         b.angle = (((b.angle ?? 0) + (ccw ? 90 : 270)) % 360 + 360) % 360;
         break;
       case 'pageCount':
-        [b.x, b.y] = [px(b.x, b.y), py(b.x, b.y)];
+        [b.x, b.y] = [px(b.y), py(b.x)];
         break;
       case 'line':
-        [b.x1, b.y1, b.x2, b.y2] = [px(b.x1, b.y1), py(b.x1, b.y1), px(b.x2, b.y2), py(b.x2, b.y2)];
+        [b.x1, b.y1, b.x2, b.y2] = [px(b.y1), py(b.x1), px(b.y2), py(b.x2)];
         break;
       case 'path':
-        for (let i = 0; i + 1 < b.points.length; i += 2) [b.points[i], b.points[i + 1]] = [px(b.points[i], b.points[i + 1]), py(b.points[i], b.points[i + 1])];
+        for (let i = 0; i + 1 < b.points.length; i += 2) [b.points[i], b.points[i + 1]] = [px(b.points[i + 1]), py(b.points[i])];
         break;
       case 'image': {
         // A picture is not turned (the painter draws images upright): its middle moves where the turn takes it.
         const [u, v] = [b.x + b.w / 2, b.y + b.h / 2];
-        [b.x, b.y] = [px(u, v) - b.w / 2, py(u, v) - b.h / 2];
+        [b.x, b.y] = [px(v) - b.w / 2, py(u) - b.h / 2];
         break;
       }
       default:
