@@ -95,3 +95,29 @@ test('a frame paragraph with w:textDirection tbRl is turned clockwise and wraps 
   // Lines run down from the frame's top (144 pt) and wrap before its foot (304 pt).
   for (const w of all.filter((x) => x.text !== 'After')) assert.ok(w.yMin >= 143.5 && w.yMax <= 304.5, `${w.text} spans y ${w.yMin}–${w.yMax}`);
 });
+
+/** A text box 100 pt wide and 200 pt tall at (200, 200) on the page, its text direction a:bodyPr `vert`. */
+function textBox(vert: string, text: string): string {
+  const e = (pt: number): number => Math.round(pt * 12700);
+  const graphic = '<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr>'
+    + '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>'
+    + `<wps:txbx><w:txbxContent>${p(text)}</w:txbxContent></wps:txbx><wps:bodyPr vert="${vert}" lIns="0" tIns="0" rIns="0" bIns="0"/></wps:wsp></a:graphicData>`;
+  return '<w:p><w:r><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">'
+    + `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="page"><wp:posOffset>${e(200)}</wp:posOffset></wp:positionH>`
+    + `<wp:positionV relativeFrom="page"><wp:posOffset>${e(200)}</wp:posOffset></wp:positionV>`
+    + `<wp:extent cx="${e(100)}" cy="${e(200)}"/><wp:wrapNone/><wp:docPr id="1" name="Box"/>`
+    + `<a:graphic>${graphic}</a:graphic></wp:anchor></w:drawing></w:r><w:r><w:t>Anchor</w:t></w:r></w:p>`;
+}
+
+test('a text box with a:bodyPr vert="vert" turns its text clockwise, vert270 counter-clockwise, inside the box', async () => {
+  for (const vert of ['vert', 'vert270']) {
+    const all = await render(buildDocx({ body: textBox(vert, 'Sideways label') }));
+    const sideways = word(all, 'Sideways');
+    const label = word(all, 'label');
+    assert.ok(tall(sideways) && tall(label), `${vert}: turned`);
+    for (const w of [sideways, label]) assert.ok(w.xMin >= 199 && w.xMax <= 301 && w.yMin >= 199 && w.yMax <= 401, `${vert}: ${w.text} at ${w.xMin}, ${w.yMin}`);
+    // vert reads downwards from the box's top right; vert270 upwards from its bottom left.
+    if (vert === 'vert') assert.ok(sideways.yMax < label.yMin && sideways.xMin > 250, `vert: ${sideways.xMin}, ${sideways.yMin}`);
+    else assert.ok(sideways.yMin > label.yMax && sideways.xMax < 250, `vert270: ${sideways.xMin}, ${sideways.yMin}`);
+  }
+});

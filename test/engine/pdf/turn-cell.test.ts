@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { turnBoxes } from '../../../server/engine/pdf/flow/turn-cell.js';
 import type { Box, FillBox, LineBox, TextBox } from '../../../server/engine/pdf/flow/boxes.js';
+import type { Rgb } from '../../../server/engine/pdf/layout/color.js';
 
-const BLACK = { r: 0, g: 0, b: 0 };
+const BLACK: Rgb = [0, 0, 0];
 const frame = { x0: 100, y0: 200, x1: 140, y1: 300, shift: 0 };
 
 function upright(): [TextBox, LineBox, FillBox] {
