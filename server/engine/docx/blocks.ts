@@ -13,7 +13,7 @@ import type { TableLayer } from './styles.js';
 import { readTable } from './table.js';
 import { joinStyleSeparators } from './style-separator.js';
 import { dropped } from './warnings.js';
-import { child, type XElement } from './xml.js';
+import { child, childVal, type XElement } from './xml.js';
 
 /**
  * Frames met while walking a container: the one being filled (consecutive paragraphs with the same w:framePr)
@@ -101,7 +101,7 @@ function walk(ctx: PartContext, container: XElement, table: TableLayer | undefin
     if (typeof node === 'string') continue;
     switch (node.name) {
       case 'w:p':
-        placeParagraph(readParagraph(ctx, node, table), frameOf(child(child(node, 'w:pPr'), 'w:framePr')), frames, out);
+        placeParagraph(readParagraph(ctx, node, table), frameOf(child(child(node, 'w:pPr'), 'w:framePr'), childVal(child(node, 'w:pPr'), 'w:textDirection')), frames, out);
         // Blocks nested in a paragraph (not valid WordprocessingML, but written by some tools and filled by
         // docxtemplater): Word shows them after the paragraph, and so does docloom, so the PDF and the filled .docx
         // agree. paragraph.ts passes over them.

@@ -96,9 +96,10 @@ function moved(base: FloatPlacement, rect: Rect, whole: { w: number; h: number }
  * The float as a one-cell table at least its size. Text that does not fit a fixed-size box runs past its foot
  * (Word cuts it at the box's edge, half lines included; a wrong font metric would else hide a whole line).
  */
-export function floatTable(placement: FloatPlacement, blocks: Block[], margins: TableCell['margins'], vAlign?: TableCell['vAlign']): Table {
+export function floatTable(placement: FloatPlacement, blocks: Block[], margins: TableCell['margins'], vAlign?: TableCell['vAlign'], textDirection?: TableCell['textDirection']): Table {
   const cell: TableCell = { blocks, margins };
   if (vAlign && vAlign !== 'top') cell.vAlign = vAlign;
+  if (textDirection) cell.textDirection = textDirection;
   const row: TableRow = { cells: [cell], height: placement.height };
   return {
     type: 'table',
@@ -149,13 +150,22 @@ export function shapeOf(ctx: PartContext, spPr: XElement | undefined, style: XEl
   return shape;
 }
 
-/** Insets and vertical alignment of a shape's text (wps:bodyPr). */
-function bodyLayout(bodyPr: XElement | undefined): { margins: NonNullable<TableCell['margins']>; vAlign: TableCell['vAlign'] } {
+/**
+ * DrawingML's vertical text (a:bodyPr vert, ECMA-376 20.1.10.83 ST_TextVerticalType) as a turned cell: vert and
+ * eaVert turn the text 90° clockwise (eaVert keeps East Asian characters upright, which docloom does not tell
+ * apart), vert270 counter-clockwise. Stacked letters (wordArtVert…) and mongolianVert stay horizontal.
+ */
+const VERT: Record<string, TableCell['textDirection']> = { vert: 'tbRl', eaVert: 'tbRl', vert270: 'btLr' };
+
+/** Insets, vertical alignment and text direction of a shape's text (wps:bodyPr). */
+function bodyLayout(bodyPr: XElement | undefined): { margins: NonNullable<TableCell['margins']>; vAlign: TableCell['vAlign']; textDirection: TableCell['textDirection'] } {
   const inset = (name: string, fallback: number): number => round2(emu(bodyPr?.attrs[name]) ?? fallback);
   const anchor = bodyPr?.attrs.anchor;
+  const vert = bodyPr?.attrs.vert;
   return {
     margins: { left: inset('lIns', INSET_X), right: inset('rIns', INSET_X), top: inset('tIns', INSET_Y), bottom: inset('bIns', INSET_Y) },
     vAlign: anchor === 'ctr' ? 'middle' : anchor === 'b' ? 'bottom' : 'top',
+    textDirection: vert !== undefined && Object.hasOwn(VERT, vert) ? VERT[vert] : undefined,
   };
 }
 
@@ -219,7 +229,7 @@ function collect(ctx: PartContext, el: XElement, rect: Rect, base: FloatPlacemen
   if (!shape && blocks.length === 0) return;
   const bodyPr = child(el, 'wps:bodyPr');
   const body = bodyLayout(bodyPr);
-  out.push(floatTable(placement, blocks, body.margins, body.vAlign));
+  out.push(floatTable(placement, blocks, body.margins, body.vAlign, body.textDirection));
 }
 
 /**

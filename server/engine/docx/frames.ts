@@ -5,8 +5,9 @@
  * Their size is their content's unless the frame gives one: width or height 0 in the placement (layout/blocks.ts
  * measures them).
  */
-import type { Block, Table } from '../model/types.js';
+import type { Block, Table, TableCell } from '../model/types.js';
 import type { FloatAxis, FloatFromX, FloatFromY, FloatPlacement } from '../model/floats.js';
+import { textDirection } from './text-direction.js';
 import { round2, twips } from './units.js';
 import type { XElement } from './xml.js';
 
@@ -35,6 +36,8 @@ export interface FrameSpec {
   key: string;
   placement: FloatPlacement;
   heightRule: 'auto' | 'atLeast' | 'exact';
+  /** Vertical text (the paragraph's w:textDirection): the frame's content turned, as in a table cell. */
+  textDirection?: TableCell['textDirection'];
 }
 
 /**
@@ -42,7 +45,7 @@ export interface FrameSpec {
  * a frame in line with the text (yAlign="inline") or a w:framePr with no size or position at all (Word and
  * LibreOffice keep such paragraphs in the flow).
  */
-export function frameOf(framePr: XElement | undefined): FrameSpec | null {
+export function frameOf(framePr: XElement | undefined, direction?: string): FrameSpec | null {
   if (!framePr) return null;
   const a = (name: string): string | undefined => framePr.attrs[`w:${name}`];
   const dropCap = a('dropCap');
@@ -69,15 +72,18 @@ export function frameOf(framePr: XElement | undefined): FrameSpec | null {
     withAnchor: true,
   };
   if (wrap !== 'none') placement.distance = { top: vSpace, bottom: vSpace, left: hSpace, right: hSpace };
-  const key = JSON.stringify(['w', 'h', 'hRule', 'x', 'y', 'xAlign', 'yAlign', 'hAnchor', 'vAnchor', 'wrap', 'hSpace', 'vSpace'].map(a));
-  return { key, placement, heightRule };
+  const turn = textDirection(direction);
+  const key = JSON.stringify([...['w', 'h', 'hRule', 'x', 'y', 'xAlign', 'yAlign', 'hAnchor', 'vAnchor', 'wrap', 'hSpace', 'vSpace'].map(a), turn]);
+  return turn ? { key, placement, heightRule, textDirection: turn } : { key, placement, heightRule };
 }
 
 /** One frame's paragraphs (and what they anchor) as a one-cell floating table. */
 export function frameTable(spec: FrameSpec, blocks: Block[]): Table {
   const margins = { left: 0, right: 0, top: 0, bottom: 0 };
   const { placement } = spec;
-  const row: Table['rows'][number] = { cells: [{ blocks, margins }] };
+  const cell: TableCell = { blocks, margins };
+  if (spec.textDirection) cell.textDirection = spec.textDirection;
+  const row: Table['rows'][number] = { cells: [cell] };
   if (spec.heightRule !== 'auto') {
     row.height = placement.height;
     if (spec.heightRule === 'exact') row.heightRule = 'exact';

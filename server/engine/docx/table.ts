@@ -14,6 +14,7 @@ import { mergeBorders, readBorders, readShading, type Borders } from './props.js
 import { mergeLayer, readCellMargins, type TableLayer, type TableStyle } from './styles.js';
 import { num, onOff, round2, twips } from './units.js';
 import { dropped } from './warnings.js';
+import { textDirection } from './text-direction.js';
 import { child, childVal, children, type XElement } from './xml.js';
 
 interface Look {
@@ -199,6 +200,8 @@ function readTableAt(ctx: PartContext, tbl: XElement, nested: boolean): Table {
       const vAlign = childVal(tcPr, 'w:vAlign');
       if (vAlign === 'center') cell.vAlign = 'middle';
       else if (vAlign === 'bottom') cell.vAlign = 'bottom';
+      const direction = textDirection(childVal(tcPr, 'w:textDirection'));
+      if (direction) cell.textDirection = direction;
       const condBorders = layer === style.base ? undefined : layerEdges(layer);
       const B = mergeBorders(mergeBorders(style.base.cellBorders, condBorders), readBorders(child(tcPr, 'w:tcBorders'), theme)) ?? {};
       const pick = (own: BorderLine | null | undefined, outer: BorderLine | null | undefined, inner: BorderLine | null | undefined, isOuter: boolean): BorderLine | null =>

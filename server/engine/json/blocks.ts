@@ -34,7 +34,7 @@ const LIST_ITEM = keys('text', 'runs', 'p', 'style', 'items', 'ordered', 'format
 const TABLE_BLOCK = keys('type', 'columns', 'header', 'rows', 'style', 'cellPadding', 'position', 'headerStyle', 'headerShading', 'repeatHeader');
 const COLUMN = keys('width', 'header', 'style');
 const ROW = keys('cells', 'header', 'height', 'cantSplit', 'shading', 'style');
-const CELL = keys('text', 'runs', 'p', 'blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'cellBorders', 'style');
+const CELL = keys('text', 'runs', 'p', 'blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'textDirection', 'cellBorders', 'style');
 const IMAGE_BLOCK = keys('type', 'src', 'width', 'height', 'alt', 'style');
 const RULE_BLOCK = new Set(['type', 'color', 'thickness', 'spaceBefore', 'spaceAfter']);
 const RUN = new Set(['text', 'style', ...RUN_KEYS]);
@@ -454,6 +454,7 @@ function readCell(
   if (obj.rowSpan !== undefined) cell.rowSpan = integer(obj.rowSpan, at(path, 'rowSpan'), 1, 100000);
   if (obj.shading !== undefined) cell.shading = color(obj.shading, at(path, 'shading'));
   if (obj.vAlign !== undefined) cell.vAlign = oneOf(obj.vAlign, at(path, 'vAlign'), ['top', 'middle', 'bottom'] as const);
+  if (obj.textDirection !== undefined) cell.textDirection = oneOf(obj.textDirection, at(path, 'textDirection'), ['btLr', 'tbRl'] as const);
   if (obj.cellBorders !== undefined) {
     const bp = at(path, 'cellBorders');
     const b = object(obj.cellBorders, bp);

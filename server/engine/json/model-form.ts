@@ -192,12 +192,13 @@ function row(value: Json, path: string, depth: number): TableRow {
 
 function cell(value: Json, path: string, depth: number): TableCell {
   const obj = object(value, path);
-  onlyKeys(obj, path, new Set(['blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'borders', 'margins']));
+  onlyKeys(obj, path, new Set(['blocks', 'colSpan', 'rowSpan', 'shading', 'vAlign', 'textDirection', 'borders', 'margins']));
   const out: TableCell = { blocks: blocks(obj.blocks, at(path, 'blocks'), depth + 1) };
   if (obj.colSpan !== undefined) out.colSpan = integer(obj.colSpan, at(path, 'colSpan'), 1, 1000);
   if (obj.rowSpan !== undefined) out.rowSpan = integer(obj.rowSpan, at(path, 'rowSpan'), 1, 100000);
   if (obj.shading !== undefined) out.shading = color(obj.shading, at(path, 'shading'));
   if (obj.vAlign !== undefined) out.vAlign = oneOf(obj.vAlign, at(path, 'vAlign'), ['top', 'middle', 'bottom'] as const);
+  if (obj.textDirection !== undefined) out.textDirection = oneOf(obj.textDirection, at(path, 'textDirection'), ['btLr', 'tbRl'] as const);
   if (obj.borders !== undefined) out.borders = borders(obj.borders, at(path, 'borders'));
   if (obj.margins !== undefined) out.margins = cellMargins(obj.margins, at(path, 'margins'));
   return out;

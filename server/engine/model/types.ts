@@ -326,6 +326,12 @@ export interface TableCell {
   rowSpan?: number;
   shading?: string;
   vAlign?: 'top' | 'middle' | 'bottom';
+  /**
+   * Vertical text (Word's w:textDirection): 'btLr' turns the cell's content 90° counter-clockwise (lines read
+   * upwards, the first at the cell's left), 'tbRl' 90° clockwise (lines read downwards, the first at the right).
+   * The content is laid out with the row's height as its line length; absent: horizontal.
+   */
+  textDirection?: 'btLr' | 'tbRl';
   borders?: { top?: BorderLine; bottom?: BorderLine; left?: BorderLine; right?: BorderLine };
   /** This cell's own margins (points), over the table's `style.cellMargins`. */
   margins?: CellMargins;

@@ -7,6 +7,7 @@ import { parseColor, type Rgb } from '../layout/color.js';
 import type { Borders, FieldItem, Item, LaidBlock, LaidCell, LaidParagraph, LaidTable, Line } from '../layout/items.js';
 import type { Box, TextBox } from './boxes.js';
 import { borderThickness } from '../layout/paragraph-border-room.js';
+import { turnBoxes } from './turn-cell.js';
 
 /** Page numbers for fields: `pages` is null while the body is still being laid out (drawn once known). */
 export interface FieldValues {
@@ -204,12 +205,32 @@ export class Emitter {
   }
 
   /** Places a cell's content (without background) inside the cell rectangle (x, y, w, h). */
-  cellContent(cell: LaidCell, x: number, y: number, h: number, fields: FieldValues): void {
+  cellContent(cell: LaidCell, x: number, y: number, w: number, h: number, fields: FieldValues): void {
+    if (cell.turn) {
+      this.turnedContent(cell, cell.turn, x, y, w, h, fields);
+      return;
+    }
     const inner = h - cell.padding.top - cell.padding.bottom;
     let dy = 0;
     if (cell.vAlign === 'middle') dy = Math.max(0, (inner - cell.contentHeight) / 2);
     else if (cell.vAlign === 'bottom') dy = Math.max(0, inner - cell.contentHeight);
     this.stack(cell.blocks, x + cell.padding.left, y + cell.padding.top + dy, fields);
+  }
+
+  /** Places a vertical-text cell's content: drawn upright at the origin, then turned into the cell. */
+  private turnedContent(cell: LaidCell, turn: NonNullable<LaidCell['turn']>, x: number, y: number, w: number, h: number, fields: FieldValues): void {
+    const { padding } = cell;
+    const [x0, x1] = [x + padding.left, x + w - padding.right];
+    const across = x1 - x0;
+    // The cell's vertical alignment turns with its text: it places the lines across the cell's width.
+    const shift = cell.vAlign === 'middle' ? Math.max(0, (across - turn.across) / 2) : cell.vAlign === 'bottom' ? Math.max(0, across - turn.across) : 0;
+    const page = this.out;
+    const own: Box[] = [];
+    this.out = own;
+    this.stack(cell.blocks, 0, 0, fields);
+    this.out = page;
+    turnBoxes(own, { direction: turn.direction, x0, y0: y + padding.top, x1, y1: y + h - padding.bottom, shift });
+    page.push(...own);
   }
 
   /** Places a table that does not break across pages (nested tables, tables in headers and footers). */
@@ -234,7 +255,7 @@ export class Emitter {
         const w = colX[Math.min(cell.col + cell.colSpan, t.columns.length)] - x;
         const h = rowY[Math.min(r + cell.rowSpan, t.heights.length)] - rowY[r];
         if (cell.fill) this.fillRect(x, rowY[r], w, h, cell.fill);
-        this.cellContent(cell, x, rowY[r], h, fields);
+        this.cellContent(cell, x, rowY[r], w, h, fields);
         this.borders(cell.borders, x, rowY[r], w, h);
       }
     });

@@ -9,7 +9,7 @@
  */
 import type { Emitter, FieldValues } from './emit.js';
 import type { Borders, LaidCell, LaidRow, LaidTable } from '../layout/items.js';
-import { cutCells, splitAt } from '../layout/cut.js';
+import { cutCells, splitAt, splitCell } from '../layout/cut.js';
 
 export interface TableFrame {
   /** Left edge of the content box. */
@@ -74,8 +74,8 @@ function cutSpans(body: RowPlan[], i: number, room: number): boolean {
     for (let k = r; k < cutAt; k++) above += body[k].height;
     const cells = body[r].row.cells.map((c) => {
       if (r + c.rowSpan <= cutAt) return c;
-      const cut = splitAt(c.blocks, above - c.padding.top - c.padding.bottom);
-      const rest = splitAt(cut.tail, Infinity).height;
+      const cut = splitCell(c, above - c.padding.top - c.padding.bottom);
+      const rest = c.turn ? 0 : splitAt(cut.tail, Infinity).height;
       tails.push({ ...c, blocks: cut.tail, contentHeight: rest, rowSpan: r + c.rowSpan - cutAt, borders: { ...c.borders, top: undefined }, vAlign: 'top' });
       return { ...c, blocks: cut.head, contentHeight: cut.height, rowSpan: cutAt - r, borders: { ...c.borders, bottom: undefined }, vAlign: 'top' as const };
     });
@@ -161,7 +161,7 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
       let h = plan.height;
       for (let k = i + 1; k < Math.min(plans.length, i + cell.rowSpan); k++) h += plans[k].height;
       if (cell.fill) emitter.fillRect(x, y, w, h, cell.fill);
-      emitter.cellContent(cell, x, y, h, f);
+      emitter.cellContent(cell, x, y, w, h, f);
       pendingBorders.push({ b: cell.borders, x, y, w, h });
     }
     y += plan.height;

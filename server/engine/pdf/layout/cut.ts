@@ -99,17 +99,25 @@ function splitTable(t: LaidTable, limit: number): { head: LaidTable; tail: LaidT
 }
 
 /**
+ * A cell's content cut at `limit`. A turned cell (vertical text) is not cut: its lines run down the row, so it
+ * stays whole in the first part (its row is at most a page tall: layout/turned-cell.ts).
+ */
+export function splitCell(c: LaidCell, limit: number): { head: LaidBlock[]; tail: LaidBlock[]; height: number } {
+  return c.turn ? { head: c.blocks, tail: [], height: c.contentHeight } : splitAt(c.blocks, limit);
+}
+
+/**
  * Cuts the cells of one row (of `rowHeight`) so that the first part is at most `room` tall: each cell between its
  * lines, the cut edge without its border, both parts' content from the top. Null when not one line of any cell fits.
  * The rest keeps what is left of the row's height (a minimum height).
  */
 export function cutCells(cells: LaidCell[], room: number, rowHeight: number): { head: LaidCell[]; tail: LaidCell[]; headHeight: number; tailHeight: number } | null {
-  const cuts = cells.map((c) => splitAt(c.blocks, room - c.padding.top - c.padding.bottom));
+  const cuts = cells.map((c) => splitCell(c, room - c.padding.top - c.padding.bottom));
   if (!cuts.some((cut) => cut.head.length > 0)) return null;
   const piece = (c: LaidCell, blocks: LaidBlock[], contentHeight: number, borders: LaidCell['borders']): LaidCell =>
     ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
   const head = cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
-  const tail = cells.map((c, k) => piece(c, cuts[k].tail, cuts[k].tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined }));
+  const tail = cells.map((c, k) => piece(c, cuts[k].tail, c.turn ? 0 : cuts[k].tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined }));
   const tall = (list: LaidCell[]): number => Math.max(1, ...list.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
   const headHeight = Math.min(room, tall(head));
   return { head, tail, headHeight, tailHeight: Math.max(tall(tail), rowHeight - headHeight) };

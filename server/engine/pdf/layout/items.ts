@@ -143,6 +143,11 @@ export interface LaidCell {
   vAlign: 'top' | 'middle' | 'bottom';
   borders: Borders;
   padding: { top: number; right: number; bottom: number; left: number };
+  /**
+   * Vertical text (model TableCell.textDirection): `blocks` are laid out with lines `contentHeight` long and
+   * `across` deep, then turned 90° counter-clockwise ('btLr') or clockwise ('tbRl') into the cell.
+   */
+  turn?: { direction: 'btLr' | 'tbRl'; across: number };
 }
 
 export interface LaidRow {

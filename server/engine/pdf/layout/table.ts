@@ -10,6 +10,7 @@ import type { Borders, LaidBlock, LaidCell, LaidRow, LaidTable } from './items.j
 import type { LayoutContext } from './paragraph.js';
 import { splitAt } from './cut.js';
 import { addBorderRoom } from './border-room.js';
+import { lineExtent } from './turned-cell.js';
 
 /** Word's default left/right cell margin (0.08 inch). */
 const DEFAULT_CELL_PADDING = 5.4;
@@ -182,6 +183,27 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   // Autofit: the widest word of each one-column cell, to widen columns too narrow for it (laid out again then).
   const listState = autofit ? ctx.lists.snapshot() : undefined;
   const minCol: number[] = new Array<number>(gridCols).fill(0);
+  const minHeight = (r: number): number => Math.max(0, Math.min(num(models[r]?.height, 0), ctx.maxImage.height));
+  const exact = (r: number): boolean => models[r]?.heightRule === 'exact' && num(models[r]?.height, 0) > 0;
+  // The line length of a turned cell (layout/turned-cell.ts): the rows' height inside the margins when each gives
+  // one (exact or at least), else the text's unwrapped length (laid out once to measure it), at most a page.
+  const turnedLength = (p: Placement, r: number, pad: LaidCell['padding']): number => {
+    const rows = Math.min(p.rowSpan, placedRows.length - r);
+    let least = 0;
+    let fixed = true;
+    for (let k = r; k < r + rows; k++) {
+      least += minHeight(k);
+      fixed &&= minHeight(k) > 0;
+    }
+    const room = (h: number): number => Math.max(1, h - pad.top - pad.bottom);
+    if (fixed) return room(least);
+    const most = room(ctx.maxImage.height);
+    const lists = ctx.lists.snapshot();
+    const natural = lineExtent(layoutStack(p.cell.blocks, most, cellCtx).blocks);
+    ctx.lists.restore(lists);
+    // A hair over the measure, so that the same words fit on the same lines again.
+    return Math.min(most, Math.max(room(least), natural + 0.01));
+  };
   const layoutRows = (measure: boolean): LaidRow[] => placedRows.map((placed, r) => {
     const model = models[r];
     const cells: LaidCell[] = [];
@@ -189,8 +211,10 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
       const cellWidth = columns.slice(p.col, p.col + p.colSpan).reduce((a, b) => a + b, 0);
       const pad = cellPadding(p.cell, cellWidth);
       const inner = Math.max(1, cellWidth - pad.left - pad.right);
-      const record = measure && p.colSpan === 1 && !p.filler ? { value: 0 } : undefined;
-      const laid = layoutStack(p.cell.blocks, inner, record ? { ...cellCtx, minWidth: record } : cellCtx);
+      const turn = p.cell.textDirection === 'btLr' || p.cell.textDirection === 'tbRl' ? p.cell.textDirection : undefined;
+      const record = measure && p.colSpan === 1 && !p.filler && !turn ? { value: 0 } : undefined;
+      const length = turn ? turnedLength(p, r, pad) : inner;
+      const laid = layoutStack(p.cell.blocks, length, record ? { ...cellCtx, minWidth: record } : cellCtx);
       if (record) {
         const wanted = wantedPadding(p.cell);
         minCol[p.col] = Math.max(minCol[p.col], record.value + wanted.left + wanted.right);
@@ -205,7 +229,9 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
       const vAlign = p.cell.vAlign === 'middle' || p.cell.vAlign === 'bottom' ? p.cell.vAlign : 'top';
       cells.push({
         blocks: laid.blocks,
-        contentHeight: laid.height,
+        // A turned cell's lines run down the row: their length is what the row must hold.
+        contentHeight: turn ? length : laid.height,
+        ...(turn ? { turn: { direction: turn, across: laid.height } } : {}),
         col: p.col,
         colSpan: p.colSpan,
         rowSpan: Math.min(p.rowSpan, placedRows.length - r),
@@ -218,8 +244,8 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
     return {
       cells,
       header: model?.header === true,
-      minHeight: Math.max(0, Math.min(num(model?.height, 0), ctx.maxImage.height)),
-      exact: model?.heightRule === 'exact' && num(model?.height, 0) > 0,
+      minHeight: minHeight(r),
+      exact: exact(r),
       cantSplit: model?.cantSplit === true,
     };
   });
