@@ -501,9 +501,10 @@ export async function measureCorpus(argv: string[]): Promise<CorpusRun> {
   return result;
 }
 
-/** The run as typed: `npm run fidelity [-- args]` (its own leading bare --corpus left out). */
+/** The run as typed: `npm run fidelity [-- args]` (its own leading bare --corpus and --built left out). */
 function commandLine(argv: string[]): string {
-  const args = argv[0] === '--corpus' && (argv[1] === undefined || argv[1].startsWith('--')) ? argv.slice(1) : argv;
+  let args = argv[0] === '--corpus' && (argv[1] === undefined || argv[1].startsWith('--')) ? argv.slice(1) : argv;
+  if (args[0] === '--built') args = args.slice(1);
   const quoted = args.map((a) => (/^[\w./=:-]+$/.test(a) ? a : `"${a.replace(/"/g, '\\"')}"`));
   return `npm run fidelity${quoted.length ? ` -- ${quoted.join(' ')}` : ''}`;
 }
