@@ -210,3 +210,22 @@ test('corpus: aspose__Merged_table moves its 403 pt row to page 2, where Word\'s
   const first = (text: string): number => all.find((w) => w.text.startsWith(text))?.page ?? -1;
   assert.equal(first('研究设计'), 2, 'the row with w:trHeight 8070 starts page 2');
 });
+
+test('a merged cell more than half a page tall but shorter than a page stays one cell: its centred text sits in the middle of its rows', async () => {
+  // aspose__Rotated_cell_text: one cell merged (vMerge) over rows 413 pt tall together, vAlign center. It used to
+  // be broken into ordinary cells above half a page, its text left in the first row.
+  const cell = (merge: string, content: string): string => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/><w:vMerge${merge}/><w:vAlign w:val="center"/></w:tcPr>${content}</w:tc>`;
+  const row = (twips: number, merge: string, content: string): string => `<w:tr><w:trPr><w:trHeight w:val="${twips}"/></w:trPr>${cell(merge, content)}</w:tr>`;
+  let rows = row(1600, ' w:val="restart"', p('Merged and centred'));
+  for (let i = 0; i < 4; i++) rows += row(1600, '', p(''));
+  const body = p('Above the table') + `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>${rows}</w:tbl>` + p('Below the table');
+  const pages = await docxPages(buildDocx({ body }));
+  assert.equal(pages.length, 1);
+  const above = findText(pages, 'Above');
+  const below = findText(pages, 'Below');
+  const merged = findText(pages, 'Merged');
+  // Five rows of 80 pt: 400 pt together (A4's body is ~698 pt, half of it ~349 pt). Baselines (y) are compared.
+  assert.ok(below.y - above.y >= 400, `the rows keep their 400 pt (${below.y - above.y})`);
+  const fromTop = merged.y - above.y;
+  assert.ok(fromTop > 180 && fromTop < 230, `centred over the five rows, about 205 pt below the line above: ${fromTop}`);
+});

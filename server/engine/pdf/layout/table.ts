@@ -174,9 +174,11 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   // Tab stops in cells end at the cell's edge (pageMargins are the page's, not the cell's).
   // minWidth is the enclosing table's record: a nested table's cells must not write into it.
   const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, minWidth: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
-  // Rows spanned by one cell must share a page: spans taller than half a page (header rows may take up to
-  // 40% of it) become ordinary cells, so that the flow never has to cut a span.
-  const maxSpanHeight = ctx.maxImage.height * 0.5;
+  // Rows spanned by one cell are kept together where they fit on a page, and the flow cuts a span that does not
+  // fit where it starts (flow/table.ts cutSpans, as Word and LibreOffice break a merged cell across pages); a span
+  // taller than a whole page becomes ordinary cells (aspose__Rotated_cell_text's 413 pt merged cell, centred
+  // over its nine rows, is more than half a page but fits on one).
+  const maxSpanHeight = ctx.maxImage.height;
 
   const models = Array.isArray(table.rows) ? table.rows : [];
   const autofit = style.layout !== 'fixed';
