@@ -75,7 +75,7 @@ function cutSpans(body: RowPlan[], i: number, room: number): boolean {
     const cells = body[r].row.cells.map((c) => {
       if (r + c.rowSpan <= cutAt) return c;
       const cut = splitCell(c, above - c.padding.top - c.padding.bottom);
-      const rest = c.turn ? 0 : splitAt(cut.tail, Infinity).height;
+      const rest = splitAt(cut.tail, Infinity).height;
       tails.push({ ...c, blocks: cut.tail, contentHeight: rest, rowSpan: r + c.rowSpan - cutAt, borders: { ...c.borders, top: undefined }, vAlign: 'top' });
       return { ...c, blocks: cut.head, contentHeight: cut.height, rowSpan: cutAt - r, borders: { ...c.borders, bottom: undefined }, vAlign: 'top' as const };
     });

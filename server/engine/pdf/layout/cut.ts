@@ -117,7 +117,7 @@ export function cutCells(cells: LaidCell[], room: number, rowHeight: number): { 
   const piece = (c: LaidCell, blocks: LaidBlock[], contentHeight: number, borders: LaidCell['borders']): LaidCell =>
     ({ ...c, blocks, contentHeight, borders, vAlign: 'top' });
   const head = cells.map((c, k) => piece(c, cuts[k].head, cuts[k].height, { ...c.borders, bottom: undefined }));
-  const tail = cells.map((c, k) => piece(c, cuts[k].tail, c.turn ? 0 : cuts[k].tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined }));
+  const tail = cells.map((c, k) => piece(c, cuts[k].tail, cuts[k].tail.reduce((a, b) => a + height(b), 0), { ...c.borders, top: undefined }));
   const tall = (list: LaidCell[]): number => Math.max(1, ...list.map((c) => c.contentHeight + c.padding.top + c.padding.bottom));
   const headHeight = Math.min(room, tall(head));
   return { head, tail, headHeight, tailHeight: Math.max(tall(tail), rowHeight - headHeight) };
