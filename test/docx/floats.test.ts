@@ -335,6 +335,22 @@ test('a floating picture sits at its offset when the Normal style asks for HTML 
   near(image.y, 300, 'picture y (not 14 pt lower)');
 });
 
+test("a text box's first paragraph has no HTML auto space above it; the next keeps its 14 pt (LibreOffice, as docling__textbox)", async () => {
+  const auto = '<w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/>';
+  const box = (pPr: string): string => {
+    const content = `<wps:txbx><w:txbxContent>${p('Boxed', pPr)}${p('Second', pPr)}</w:txbxContent></wps:txbx>`;
+    const graphic = '<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>' +
+      `${content}<wps:bodyPr lIns="91440" tIns="45720" rIns="91440" bIns="45720"/></wps:wsp></a:graphicData>`;
+    return `<w:p>${anchor({ x: 100, y: 300, w: 300, h: 120 }, graphic)}</w:p>`;
+  };
+  const plain = await docxPages(docx(box('')));
+  const spaced = await docxPages(docx(box(auto)));
+  near(findText(spaced, 'Boxed').y, findText(plain, 'Boxed').y, 'the first line of the box (no 14 pt above it)');
+  const second = findText(spaced, 'Second').y - findText(spaced, 'Boxed').y;
+  const plainSecond = findText(plain, 'Second').y - findText(plain, 'Boxed').y;
+  assert.ok(Math.abs(second - plainSecond - 14) < 0.01, `14 pt between the two paragraphs: ${second - plainSecond}`);
+});
+
 test("a title page's header float is placed against that page's margins, not those a taller default header gives the rest (pdftotext -bbox)", async () => {
   // The default header (pages 2 on) is 25 lines tall and moves their body down; the title page's header holds a
   // text box 100 pt below the top margin, which must stay at 72 + 100 on page 1.

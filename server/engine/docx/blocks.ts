@@ -84,6 +84,7 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
         applyNeighbourRules(out.filter(isBlock), {
           cell: container.name === 'w:tc',
           body: container.name === 'w:body',
+          textBox: container.name === 'w:txbxContent',
           collapseSpacing: doc.collapseSpacing,
           sectionStarts,
         });

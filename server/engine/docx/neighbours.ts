@@ -8,7 +8,8 @@
  *   LibreOffice on oxsdk__Unit1Translation.docx, ink-F1 0.37 → 0.71; Word collapses as well, but LibreOffice 7.4
  *   adds both sides in a bare two-paragraph file, so that case differs from it), and a cell's first
  *   paragraph has no auto space before, its last none after (LibreOffice's writerfilter does the same for the
- *   first paragraph of the document);
+ *   first paragraph of the document, and for the first paragraph of a text box: DomainMapper's "first paragraph
+ *   of sections and shapes got zero top margin", tdf#104354 and tdf#118533, bugs filed against Word's layout);
  * - collapsed spacing (`collapseSpacing`, DocContext): the space between two paragraphs is the larger of the
  *   first's after and the second's before (LibreOffice on markitdown__test.docx: a heading's space before of 8 pt
  *   after a body paragraph's 8 pt after adds nothing, and 20 pt adds 12; with w:doNotUseHTMLParagraphAutoSpacing or
@@ -28,10 +29,15 @@ function boxKey(block: Block): string {
   return JSON.stringify([s.borders, s.indentLeft ?? 0, s.indentRight ?? 0]);
 }
 
-/** Where the blocks sit: auto spacing is dropped at a cell's edges and above the document's first paragraph. */
+/**
+ * Where the blocks sit: auto spacing is dropped at a cell's edges, above the document's first paragraph and above
+ * a text box's first paragraph.
+ */
 export interface Container {
   cell?: boolean;
   body?: boolean;
+  /** A text box's content (w:txbxContent), of a DrawingML shape or of its VML fallback. */
+  textBox?: boolean;
   /** The larger of two neighbours' spaces instead of their sum (DocContext.collapseSpacing). */
   collapseSpacing?: boolean;
   /** Blocks that start a section: no collapsing above them. */
@@ -43,7 +49,7 @@ export function applyNeighbourRules(blocks: Block[], container: Container = {}):
   const boxes = blocks.map(boxKey);
   const autos = blocks.map((b) => (b.type === 'paragraph' && b.style ? autoSpacing.get(b.style) : undefined));
   const first = blocks[0];
-  if (first?.type === 'paragraph' && autos[0]?.before && (container.cell || container.body)) setStyle(first, { spaceBefore: 0 });
+  if (first?.type === 'paragraph' && autos[0]?.before && (container.cell || container.body || container.textBox)) setStyle(first, { spaceBefore: 0 });
   const last = blocks[blocks.length - 1];
   if (last?.type === 'paragraph' && autos[blocks.length - 1]?.after && container.cell) setStyle(last, { spaceAfter: 0 });
   for (let i = 1; i < blocks.length; i++) {
