@@ -95,3 +95,24 @@ test('a word that does not fit after a tab takes the tab along to the next line'
     assert.ok(yank.y > first.y + 1 && Math.abs(yank.x - (LEFT + 36)) < 0.5, `${n}: Yank at ${yank.x}, ${yank.y} (first line at ${first.y})`);
   }
 });
+
+test('a hanging indent is a tab stop of its own, taken before an explicit stop beyond it', async () => {
+  // oxsdk__BackgroundReport's table of contents: "<tab>A.<tab>Entry…<tab>14" with a left stop at 18 pt, a dotted
+  // right stop at 441 pt and a 45 pt hanging indent. The second tab goes to the indent (Word's implicit stop at the
+  // hanging indent; LibreOffice's too), so the entry starts there and wraps; it used to jump to the right stop.
+  const stops = '<w:tab w:val="left" w:pos="360"/><w:tab w:val="right" w:leader="dot" w:pos="8820"/>';
+  const long = 'Issues relating to infrastructure and management of critical Internet resources, and to much else besides';
+  const body = `<w:p><w:pPr><w:tabs>${stops}</w:tabs><w:ind w:left="900" w:right="723" w:hanging="900"/></w:pPr>` +
+    `${TAB}${t('A.')}${TAB}${t(long)}${TAB}${t('14')}</w:p>`;
+  const pages = await docxPages(buildDocx({ body }));
+  const label = findText(pages, 'A.');
+  const entry = findText(pages, 'Issues');
+  assert.ok(Math.abs(label.x - (LEFT + 18)) < 0.5, `A. on the 18 pt stop: ${label.x}`);
+  assert.ok(Math.abs(entry.x - (LEFT + 45)) < 0.5, `the entry at the hanging indent: ${entry.x}`);
+  assert.equal(entry.y, label.y, 'on the first line');
+  const number = findText(pages, '14');
+  assert.ok(Math.abs(end(number) - (LEFT + 441)) < 0.5 && number.y > entry.y, `the page number on the right stop, below: ${end(number)}, ${number.y}`);
+  // Without the hanging indent, the explicit stop is the next one.
+  const flat = await docxPages(buildDocx({ body: para(stops, TAB + t('A.') + TAB + t('Short')) }));
+  assert.ok(end(findText(flat, 'Short')) - (LEFT + 441) < 0.5 && findText(flat, 'Short').x > LEFT + 300, 'right-aligned on the dotted stop');
+});

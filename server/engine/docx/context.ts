@@ -57,7 +57,12 @@ export interface OpenField {
 }
 
 /** Items a block reader yields: blocks, and in the body the end of a section (its w:sectPr). */
-export type Item = Block | { type: 'sectionEnd'; sectPr: XElement };
+export type Item = Block | {
+  type: 'sectionEnd';
+  sectPr: XElement;
+  /** The paragraph that holds the w:sectPr when it holds nothing else (no run, no number): the section's mark. */
+  mark?: Block;
+};
 
 export interface PartContext {
   doc: DocContext;

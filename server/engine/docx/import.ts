@@ -92,7 +92,13 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
   const sections: Section[] = [];
   let refs: References = { header: {}, footer: {} };
   let pending: Block[] = [];
-  const closeSection = (sectPr: XElement | undefined): void => {
+  const closeSection = (sectPr: XElement | undefined, mark?: Block, next?: XElement): void => {
+    // A paragraph that holds nothing but the section's properties, before a continuous break, takes no line: Word
+    // balances complex2010's two columns of four paragraphs and that mark two and two (its last rendering breaks
+    // the column before the third), and LibreOffice's importer drops such a paragraph ("if the paragraph contains
+    // only the section properties and it has no runs, we should not create a paragraph for it", DomainMapper.cxx)
+    // unless it is all its section holds.
+    if (mark && next && !startsNewPage(next) && pending.length > 1 && pending[pending.length - 1] === mark) pending.pop();
     refs = sectionReferences(doc, sectPr, refs);
     const previous = sections[sections.length - 1];
     const page = pageSetup(sectPr, gutterAtTop, theme);
@@ -120,8 +126,10 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     }
     pending = [];
   };
+  const ends = items.filter((item) => item.type === 'sectionEnd');
+  let endIndex = 0;
   for (const item of items) {
-    if (item.type === 'sectionEnd') closeSection(item.sectPr);
+    if (item.type === 'sectionEnd') closeSection(item.sectPr, item.mark, ends[++endIndex]?.sectPr);
     else pending.push(item);
   }
   // Content after the last w:sectPr (a body without a final sectPr) still needs a section.

@@ -129,7 +129,11 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   // A style separator's paragraph runs on into the next one; not when floats or a section's end come between.
   if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && isStyleSeparator(pPr)) markRunsOn(lastPara);
   const sectPr = child(pPr, 'w:sectPr');
-  if (sectPr) items.push({ type: 'sectionEnd', sectPr });
+  if (sectPr) {
+    const markOnly = !level && !onlyAnchors && builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0 &&
+      items.length === 1 && items[0] === lastPara;
+    items.push(markOnly && lastPara ? { type: 'sectionEnd', sectPr, mark: lastPara } : { type: 'sectionEnd', sectPr });
+  }
   return items;
 }
 

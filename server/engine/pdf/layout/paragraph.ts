@@ -495,11 +495,25 @@ class LineBreaker {
     return { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
   }
 
+  /**
+   * The next explicit tab stop after x, unless the hanging indent comes first. A first line that starts left of the
+   * paragraph's indent (a hanging indent) has a stop there of its own, taken before any explicit stop beyond it
+   * (Word's implicit hanging-indent stop, which w:noTabHangInd would turn off; LibreOffice's
+   * SwTextFormatter::NewTabPortion likewise goes to the left margin when the next stop lies past it): a TOC line
+   * "A.<tab>Entry<tab>14" with only a dotted right stop puts "Entry" at the indent, not at the page number.
+   */
+  private explicitStop(x: number): TabStop | undefined {
+    const t = this.geo.tabs.find((s) => s.pos > x + EPS && s.pos <= this.geo.tabLimit + 0.5);
+    const hanging = this.geo.firstLine < 0 && x < this.geo.indentStart - EPS ? this.geo.indentStart : null;
+    return t && (hanging === null || t.pos <= hanging + EPS) ? t : undefined;
+  }
+
   /** The next tab stop after x: explicit stops, the hanging indent, then the default half-inch grid. */
   private nextTabStop(x: number, labelOnly = false): number | null {
     const end = this.lineEnd;
     if (!labelOnly) {
-      for (const t of this.geo.tabs) if (t.pos > x + EPS && t.pos <= this.geo.tabLimit + 0.5) return t.pos;
+      const t = this.explicitStop(x);
+      if (t) return t.pos;
     }
     if (this.geo.firstLine < 0 && x < this.geo.indentStart - EPS) return this.geo.indentStart;
     const lastExplicit = this.geo.tabs.length > 0 ? this.geo.tabs[this.geo.tabs.length - 1].pos : 0;
@@ -562,7 +576,7 @@ class LineBreaker {
     const line = this.line;
     line.hasTabs = true;
     const x = line.x;
-    const explicit = this.geo.tabs.find((t) => t.pos > x + EPS && t.pos <= this.geo.tabLimit + 0.5);
+    const explicit = this.explicitStop(x);
     const stop = explicit ? explicit.pos : this.nextTabStop(x);
     const leaderOf = (t: TabStop | undefined): string | null =>
       t?.leader === 'dot' ? '.' : t?.leader === 'middleDot' ? '\u00b7' : t?.leader === 'hyphen' ? '-' : t?.leader === 'underscore' ? '_' : null;
