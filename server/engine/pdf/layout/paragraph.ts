@@ -931,7 +931,7 @@ function outlineOf(value: unknown): ImageOutline | undefined {
 function padOf(value: unknown): ImagePad | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const o = value as Record<string, unknown>;
-  const side = (v: unknown): number => Math.min(Math.max(num(v, 0), 0), 72);
+  const side = (v: unknown): number => Math.min(Math.max(num(v, 0), 0), 720);
   const pad = { left: side(o.left), top: side(o.top), right: side(o.right), bottom: side(o.bottom) };
   return pad.left + pad.top + pad.right + pad.bottom > 0 ? pad : undefined;
 }
