@@ -51,9 +51,9 @@ const strCache = (values: string[]): string =>
 const numCache = (values: number[]): string =>
   `<c:numRef><c:f>S!B1</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}</c:numCache></c:numRef>`;
 
-/** A .docx holding one inline chart (400 × 250 pt) whose plot area is `plot`. */
-function chartDocx(plot: string, extra = '', legend = '<c:legend><c:legendPos val="r"/></c:legend>'): Uint8Array {
-  const drawing = `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${400 * 12700}" cy="${250 * 12700}"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+/** A .docx holding one inline chart (400 × 250 pt) whose plot area is `plot` (`effect`: a wp:effectExtent). */
+function chartDocx(plot: string, extra = '', legend = '<c:legend><c:legendPos val="r"/></c:legend>', effect = ''): Uint8Array {
+  const drawing = `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${400 * 12700}" cy="${250 * 12700}"/>${effect}<wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
   const chart = `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace ${C_NS}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Fruit sold</a:t></a:r></a:p></c:rich></c:tx></c:title><c:autoTitleDeleted val="0"/><c:plotArea>${plot}</c:plotArea>${legend}${extra}</c:chart></c:chartSpace>`;
   return buildDocx({
     body: p('Before the chart') + drawing + p('After the chart'),
@@ -285,3 +285,16 @@ test('a bubble chart: a circle at each (x, y), areas in proportion to the sizes,
   const width = await circles(chartDocx(bubbles('<c:sizeRepresents val="w"/>')));
   assert.ok(Math.abs(width[0].d / width[1].d - 4) < 0.01 && Math.abs(width[1].d / width[2].d - 4) < 0.01, JSON.stringify(width));
 });
+
+test("an inline chart's wp:effectExtent is room kept around it in its line: the chart drawn inside, the next paragraph that much lower", async () => {
+  const laid = async (effect: string): Promise<{ title: TextBox; after: TextBox }> => {
+    const boxes = (await docxPages(chartDocx(PIE, '', undefined, effect)))[0].boxes.filter((b): b is TextBox => b.kind === 'text');
+    return { title: boxes.find((b) => b.text.includes('Fruit'))!, after: boxes.find((b) => b.text.includes('After'))! };
+  };
+  const plain = await laid('');
+  const padded = await laid('<wp:effectExtent l="63500" t="38100" r="0" b="88900"/>');
+  assert.ok(Math.abs(padded.title.x - plain.title.x - 5) < 0.01, `title moved right by the left extent: ${padded.title.x} vs ${plain.title.x}`);
+  assert.ok(Math.abs(padded.title.y - plain.title.y - 3) < 0.01, `title moved down by the top extent: ${padded.title.y} vs ${plain.title.y}`);
+  assert.ok(Math.abs(padded.after.y - plain.after.y - 10) < 0.01, `next paragraph lower by top + bottom: ${padded.after.y} vs ${plain.after.y}`);
+});
+

@@ -12,6 +12,7 @@ import type { Box, LaidPage } from '../../server/engine/pdf/flow/boxes.js';
 import { docxPages, findText, textBoxes } from '../engine/pdf/boxes.js';
 import { countPixels, near as nearColour, raster, words } from '../engine/pdf/helpers.js';
 import { buildDocx, makePng, p } from './build-docx.js';
+import { calloutPoints } from '../../server/engine/pdf/draw/shape.js';
 
 /** The public corpus (as corpus.test.ts finds it; importing that file would run its tests here). */
 const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
@@ -442,4 +443,30 @@ test('a straight connector 0 pt high is drawn level across its width, not down t
   near(line.y, 200, 'y');
   near(line.w, 300, 'width');
   assert.equal(line.h, 0, 'level: no height');
+});
+
+test('a rectangular callout (wedgeRectCallout) keeps its geometry and its tip from a:avLst; its outline runs out to the tip', async () => {
+  const callout = (avLst: string): string =>
+    `<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:prstGeom prst="wedgeRectCallout"><a:avLst>${avLst}</a:avLst></a:prstGeom>` +
+    '<a:solidFill><a:srgbClr val="4472C4"/></a:solidFill></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData>';
+  const shapeOf = async (avLst: string): Promise<Extract<Box, { kind: 'shape' }>> => {
+    const [box] = boxesOf(await docxPages(docx(`<w:p>${anchor({ x: 100, y: 100, w: 120, h: 240 }, callout(avLst))}</w:p>`)), 'shape');
+    assert.ok(box, 'the callout is drawn');
+    return box;
+  };
+  const right = await shapeOf('<a:gd name="adj1" fmla="val 62500"/><a:gd name="adj2" fmla="val 20830"/>');
+  assert.equal(right.geometry, 'wedgeRectCallout');
+  assert.deepEqual(right.tip, [0.625, 0.2083]);
+  // Without adjust values: ECMA-376's defaults, a tip below the box, a little left of its middle.
+  assert.deepEqual((await shapeOf('')).tip, [-0.20833, 0.625]);
+  // The outline: out of the right side between 7/12 and 10/12 of its height, to the tip 1.125 widths from the left.
+  const round = (points: Array<[number, number]>): number[][] => points.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]);
+  const pts = calloutPoints(0, 0, 120, 240, [0.625, 0.2083]);
+  assert.deepEqual(round(pts.slice(5, 8)), [[120, 140], [135, 169.99], [120, 200]]);
+  assert.equal(Math.max(...pts.map(([x]) => x)), 135);
+  // A tip at the centre: a notch cut in from the left side, between 2/12 and 5/12 of the height.
+  assert.deepEqual(calloutPoints(0, 0, 120, 240, [0, 0]).slice(13), [[0, 100], [60, 120], [0, 40]]);
+  // Further down than across (for the box's proportions): the wedge leaves the bottom side.
+  const below = calloutPoints(0, 0, 120, 240, [-0.20833, 0.625]);
+  assert.deepEqual(round(below.slice(9, 12)), [[50, 240], [35, 270], [20, 240]]);
 });

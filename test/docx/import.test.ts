@@ -469,6 +469,9 @@ test('SmartArt with its drawing part: each shape is a float where Word drew it, 
   // One float per coloured square (the arrow has neither fill nor text: nothing to draw), in reading order, each at
   // its offset from the diagram's top left: 100 pt squares, a 4 pt gap, 10 pt down.
   assert.deepEqual(floats.map((t) => [t.style?.float?.x.offset, t.style?.float?.y.offset, t.style?.float?.width, t.style?.float?.height]), [[0, 10, 100, 100], [104, 10, 100, 100], [0, 114, 100, 100], [104, 114, 100, 100]]);
+  // Painted in the drawing's order, later over earlier ({user}, Name, I, J): each float's stacking order is its
+  // place in the drawing, whatever the reading order the model lists them in.
+  assert.deepEqual(floats.map((t) => t.style?.float?.z), [0, 2, 3, 1]);
   for (const t of floats) {
     assert.deepEqual([t.style?.float?.x.from, t.style?.float?.y.from, t.style?.float?.wrap], ['column', 'paragraph', 'none']);
     // A pie wedge is not a drawn outline: its filled box stands in for it.

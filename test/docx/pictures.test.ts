@@ -334,3 +334,26 @@ test("a picture's border (pic:spPr a:ln) is drawn around it, centred on its edge
   for (let y = 80; y < 150; y++) for (let x = 68; x < 76; x++) if (r.rgb(x, y)[2] > 200 && r.rgb(x, y)[0] < 80) blue++;
   assert.ok(blue > 50, `blue border pixels along the left edge: ${blue}`);
 });
+
+test("an inline picture's wp:effectExtent (a shadow's reach) is room kept around it in its line: the picture inside, the text after it pushed that far", async () => {
+  const inline = (effect: string): string =>
+    `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="${120 * 12700}" cy="${80 * 12700}"/>${effect}<wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r><w:r><w:t>beside</w:t></w:r></w:p>`;
+  const laid = async (effect: string): Promise<{ image: { x: number; y: number; w: number; h: number }; beside: { x: number }; after: { y: number } }> => {
+    const pages = await docxPages(buildDocx({ body: inline(effect) + p('after the picture'), media: { 'logo.png': makePng(4, 4, [255, 0, 0]) } }));
+    const image = pages[0].boxes.find((b) => b.kind === 'image') as { x: number; y: number; w: number; h: number };
+    const text = (needle: string): { x: number; y: number } => pages[0].boxes.find((b) => b.kind === 'text' && b.text.includes(needle)) as { x: number; y: number };
+    return { image, beside: text('beside'), after: text('after') };
+  };
+  const plain = await laid('');
+  // 4 pt left, 2 pt top, 6 pt right, 10 pt bottom (EMU), as Word writes for a picture with an outer shadow.
+  const shadow = await laid('<wp:effectExtent l="50800" t="25400" r="76200" b="127000"/>');
+  assert.deepEqual([shadow.image.w, shadow.image.h], [120, 80], 'the picture keeps its own size');
+  assert.ok(Math.abs(shadow.image.x - plain.image.x - 4) < 0.01, `picture moved right by the left extent: ${shadow.image.x} vs ${plain.image.x}`);
+  assert.ok(Math.abs(shadow.beside.x - plain.beside.x - 10) < 0.01, `text beside it moved by left + right: ${shadow.beside.x} vs ${plain.beside.x}`);
+  assert.ok(Math.abs(shadow.after.y - plain.after.y - 12) < 0.01, `next paragraph moved by top + bottom: ${shadow.after.y} vs ${plain.after.y}`);
+  // The picture's foot stays above the room kept below it: it sits 10 pt over the line's baseline.
+  assert.ok(Math.abs(shadow.image.y - plain.image.y - 2) < 0.01, `picture top moved down by the top extent: ${shadow.image.y} vs ${plain.image.y}`);
+  // Negative extents (Word 2007's rotated pictures) keep no room.
+  const negative = await laid('<wp:effectExtent l="-50800" t="0" r="0" b="-25400"/>');
+  assert.deepEqual([negative.image.x, negative.after.y], [plain.image.x, plain.after.y]);
+});

@@ -41,3 +41,19 @@ test('turned off in docDefaults, turned on again by the paragraph', async () => 
   const on = await docxPages(doc('<w:widowControl/>', styles));
   assert.equal(findText(on, 'Line one').page, 2);
 });
+
+test('a three-line paragraph with room for two at the foot moves whole: one line each side would be a widow, one an orphan', async () => {
+  // 33 lines of 20 pt leave 37.9 pt: two 15 pt lines fit, but the last alone on page 2 is a widow, and keeping two
+  // for page 2 leaves the first alone on page 1.
+  let body = '';
+  for (let i = 1; i <= 33; i++) body += p(`Filler ${i}`, exact(20));
+  body += `<w:p><w:pPr>${exact(15)}</w:pPr><w:r><w:t>Line one</w:t><w:br/><w:t>Line two</w:t><w:br/><w:t>Line three</w:t></w:r></w:p>`;
+  const pages = await docxPages(buildDocx({ body }));
+  assert.equal(findText(pages, 'Filler 33').page, 1);
+  assert.equal(findText(pages, 'Line one').page, 2);
+  assert.equal(findText(pages, 'Line two').page, 2);
+  // Four lines split two and two.
+  const four = await docxPages(buildDocx({ body: body.replace('<w:t>Line three</w:t>', '<w:t>Line three</w:t><w:br/><w:t>Line four</w:t>') }));
+  assert.equal(findText(four, 'Line two').page, 1);
+  assert.equal(findText(four, 'Line three').page, 2);
+});

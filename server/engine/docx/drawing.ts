@@ -112,6 +112,21 @@ export function withOutline(ctx: PartContext, image: ImageRun, spPr: XElement | 
   return image;
 }
 
+/**
+ * An inline's wp:effectExtent (ECMA-376 20.4.2.6: "additional extent which shall be added to each edge of the
+ * image … to compensate for any drawing effects") as room kept around its picture in the line: Word lays a picture
+ * with a shadow or glow out that much wider and taller, and so does LibreOffice (writerfilter's GraphicImport adds
+ * the effect extent to the inline's margins). Negative sides (Word 2007's rotated pictures) keep no room.
+ */
+function withEffectExtent<T extends ImageRun | ChartRun>(image: T, frame: XElement): T {
+  const effect = child(frame, 'wp:effectExtent');
+  if (!effect) return image;
+  const side = (name: string): number => round2(Math.max(0, emu(effect.attrs[name]) ?? 0));
+  const pad = { left: side('l'), top: side('t'), right: side('r'), bottom: side('b') };
+  if (pad.left + pad.top + pad.right + pad.bottom > 0) image.pad = pad;
+  return image;
+}
+
 /** Why a picture is not drawn, as a warning: its format, a missing or linked file, or a damaged part. */
 function reportPicture(ctx: PartContext, found: Exclude<ImageLookup, { uri: string }>): void {
   const warnings = ctx.doc.warnings;
@@ -163,7 +178,7 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
     const found = imageRun(ctx, blip?.attrs['r:embed'], width, height, alt);
     if (!found) return { blocks: [] };
     const image = withOutline(ctx, found, descendant(data, 'pic:spPr'));
-    if (!anchored) return { image, blocks: [] };
+    if (!anchored) return { image: withEffectExtent(image, frame), blocks: [] };
     // A floating picture gets a paragraph of its own, aligned the way it floats.
     return { blocks: [imageParagraph(ctx, image, anchorAlign(frame, image.width))], box: anchorBox(frame, image.width, image.height) };
   }
@@ -171,7 +186,7 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   if (uri.endsWith(URI_CHART) || uri.endsWith('/chartex')) {
     const chart = width && height ? chartRun(ctx, data, uri.endsWith(URI_CHART), width, height) : undefined;
     if (!chart) return { blocks: [] };
-    if (!anchored) return { image: chart, blocks: [] };
+    if (!anchored) return { image: withEffectExtent(chart, frame), blocks: [] };
     return { blocks: [imageParagraph(ctx, chart, anchorAlign(frame, chart.width))], box: anchorBox(frame, chart.width, chart.height) };
   }
   // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
@@ -193,7 +208,7 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
   if (!anchored && known && blocks.length === 0 && width && height && width > 0 && height > 0) {
     // Only a shape with nothing to show (no fill, no outline) is drawn as Word draws it; else its room is kept, said.
     if (!invisible(ctx, data)) ctx.doc.warnings.add('shape_not_drawn', ctx.part, 'w:drawing');
-    return { image: { type: 'image', src: EMPTY, width: round2(width), height: round2(height) }, blocks };
+    return { image: withEffectExtent({ type: 'image', src: EMPTY, width: round2(width), height: round2(height) }, frame), blocks };
   }
   if (!anchored || !width || !height) return { blocks };
   // A lone shape's fill and outline (groups are drawn by their parts: left out).

@@ -114,8 +114,15 @@ const PRESETS: Record<string, FloatShape['geometry']> = {
   round2SameRect: 'roundRect', roundRect: 'roundRect', flowChartAlternateProcess: 'roundRect', ellipse: 'ellipse',
   flowChartConnector: 'ellipse', line: 'line', straightConnector1: 'line', bentConnector2: 'line', bentConnector3: 'line',
   curvedConnector3: 'line', triangle: 'triangle', diamond: 'diamond', flowChartDecision: 'diamond', textBox: 'rect',
-  rightArrow: 'rightArrow', leftArrow: 'leftArrow', homePlate: 'homePlate', chevron: 'chevron',
+  rightArrow: 'rightArrow', leftArrow: 'leftArrow', homePlate: 'homePlate', chevron: 'chevron', wedgeRectCallout: 'wedgeRectCallout',
 };
+
+/** A preset's adjust value (a:avLst/a:gd name="…" fmla="val N"), in 100000ths; `fallback` when the file gives none. */
+function adjust(prstGeom: XElement | undefined, name: string, fallback: number): number {
+  const gd = children(child(prstGeom, 'a:avLst'), 'a:gd').find((g) => g.attrs.name === name);
+  const m = /^val\s+(-?\d+)$/.exec(gd?.attrs.fmla?.trim() ?? '');
+  return m ? Number(m[1]) : fallback;
+}
 
 /** A DrawingML shape's preset geometry, fill, outline and arrowheads (null: nothing to draw). */
 export function shapeOf(ctx: PartContext, spPr: XElement | undefined, style: XElement | undefined, decoration: Decoration, xfrm: XElement | undefined): FloatShape | undefined {
@@ -136,6 +143,11 @@ export function shapeOf(ctx: PartContext, spPr: XElement | undefined, style: XEl
   const shape: FloatShape = { geometry };
   if (fill) shape.fill = fill;
   if (line) shape.line = line;
+  // The callout's tip, by ECMA-376's presetShapeDefinitions defaults (adj1 -20833, adj2 62500: below, a little left).
+  if (geometry === 'wedgeRectCallout') {
+    const prstGeom = child(spPr, 'a:prstGeom');
+    shape.tip = [adjust(prstGeom, 'adj1', -20833) / 100000, adjust(prstGeom, 'adj2', 62500) / 100000];
+  }
   if (geometry === 'line') {
     const flipH = xfrm?.attrs.flipH === '1';
     const flipV = xfrm?.attrs.flipV === '1';

@@ -62,6 +62,9 @@ function inReadingOrder(shapes: XElement[]): XElement[] {
  */
 export function smartArtCanvas(ctx: PartContext, shapes: XElement[], width: number, height: number, text: (sp: XElement) => ArtText | undefined): Table | null {
   const floats: Block[] = [];
+  // Word paints the shapes in the drawing's order, later over earlier (a callout's wedge over its neighbour): the
+  // model lists them in reading order, so each float carries its place in the drawing as its stacking order.
+  const painted = new Map(shapes.map((sp, i) => [sp, i]));
   for (const sp of inReadingOrder(shapes)) {
     const spPr = child(sp, 'dsp:spPr');
     const xfrm = child(spPr, 'a:xfrm');
@@ -74,12 +77,13 @@ export function smartArtCanvas(ctx: PartContext, shapes: XElement[], width: numb
     if (box && shape) {
       const placement = placementAt(box);
       placement.shape = shape;
+      placement.z = painted.get(sp) ?? 0;
       // The labels go in the shape's own float when its text box is the shape's box.
       const inside = label && textRect && same(textRect, box);
       floats.push(floatTable(placement, inside ? label.paragraphs : [], NO_MARGINS, inside ? label.vAlign : undefined));
       if (inside) continue;
     }
-    if (label && textRect) floats.push(floatTable(placementAt(textRect), label.paragraphs, NO_MARGINS, label.vAlign));
+    if (label && textRect) floats.push(floatTable({ ...placementAt(textRect), z: painted.get(sp) ?? 0 }, label.paragraphs, NO_MARGINS, label.vAlign));
   }
   if (floats.length === 0) return null;
   const anchor: Paragraph = { type: 'paragraph', runs: [], style: { ...toParagraphStyle({ spaceBefore: 0, spaceAfter: 0 }), lineHeight: 0.1 } };

@@ -25,8 +25,13 @@ export interface FloatAxis<F> {
 
 /** A preset shape drawn under the float's content: Word's a:prstGeom (or a VML shape). */
 export interface FloatShape {
-  /** Block arrows point right (`rightArrow`, `homePlate`, `chevron`) or left (`leftArrow`), in their box. */
-  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond' | 'rightArrow' | 'leftArrow' | 'homePlate' | 'chevron';
+  /**
+   * Block arrows point right (`rightArrow`, `homePlate`, `chevron`) or left (`leftArrow`), in their box;
+   * `wedgeRectCallout` is a rectangle with a wedge out to `tip`.
+   */
+  geometry: 'rect' | 'roundRect' | 'ellipse' | 'line' | 'triangle' | 'diamond' | 'rightArrow' | 'leftArrow' | 'homePlate' | 'chevron' | 'wedgeRectCallout';
+  /** A callout's tip: its offset from the box's centre as shares of the box's width and height (DrawingML adj1, adj2). */
+  tip?: [number, number];
   fill?: string;
   line?: BorderLine;
   /** Lines: drawn from the bottom-left instead of the top-left corner (flipH xor flipV). */

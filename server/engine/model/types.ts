@@ -128,6 +128,11 @@ export interface ImageRun {
   alt?: string;
   /** A line around the picture, centred on its edge (a .docx picture's border: pic:spPr's a:ln). */
   outline?: { width: number; color: string };
+  /**
+   * Room kept around the picture in its line, in points (a .docx inline's wp:effectExtent: what its shadow, glow
+   * or thick border reaches past its box). The picture is drawn inside it; `width` × `height` stay its own size.
+   */
+  pad?: { left: number; top: number; right: number; bottom: number };
 }
 
 /** A value the renderer fills per page. */
@@ -146,6 +151,8 @@ export interface ChartRun {
   width: number;
   height: number;
   chart: Chart;
+  /** Room kept around the chart in its line, as ImageRun.pad. */
+  pad?: ImageRun['pad'];
 }
 
 export type Inline = TextRun | ImageRun | FieldRun | ChartRun;

@@ -59,6 +59,9 @@ export function drawShape(doc: jsPDF, b: ShapeBox): void {
     case 'chevron':
       polygon(doc, arrowPoints(b.geometry, x, y, w, h), style);
       break;
+    case 'wedgeRectCallout':
+      polygon(doc, calloutPoints(x, y, w, h, b.tip ?? [-0.20833, 0.625]), style);
+      break;
     default:
       doc.rect(x, y, w, h, style);
   }
@@ -90,4 +93,31 @@ function arrowPoints(geometry: 'rightArrow' | 'leftArrow' | 'homePlate' | 'chevr
     case 'chevron':
       return [[x, y], [x + w - head, y], [x + w, mid], [x + w - head, y + h], [x, y + h], [x + head, mid]];
   }
+}
+
+/**
+ * A rectangular callout's outline (ECMA-376 presetShapeDefinitions, wedgeRectCallout): the rectangle, with a wedge
+ * from one side out to the tip at `tip` (shares of the box from its centre). The wedge leaves the side the tip lies
+ * beyond — left or right when it is further out across than down, relative to the box's proportions, else top or
+ * bottom — between 7/12 and 10/12 of that side when the tip lies toward its far end (right, or down), else between
+ * 2/12 and 5/12.
+ */
+export function calloutPoints(x: number, y: number, w: number, h: number, tip: [number, number]): Array<[number, number]> {
+  const dx = w * tip[0];
+  const dy = h * tip[1];
+  const tx = x + w / 2 + dx;
+  const ty = y + h / 2 + dy;
+  const across = Math.abs(dy) - Math.abs((dx * h) / w) <= 0;
+  const x1 = x + (w * (dx > 0 ? 7 : 2)) / 12;
+  const x2 = x + (w * (dx > 0 ? 10 : 5)) / 12;
+  const y1 = y + (h * (dy > 0 ? 7 : 2)) / 12;
+  const y2 = y + (h * (dy > 0 ? 10 : 5)) / 12;
+  const r = x + w;
+  const b = y + h;
+  // Each side's middle point: the tip on the side it leaves, else a point on the side itself.
+  const top: [number, number] = !across && dy <= 0 ? [tx, ty] : [x1, y];
+  const right: [number, number] = across && dx > 0 ? [tx, ty] : [r, y1];
+  const bottom: [number, number] = !across && dy > 0 ? [tx, ty] : [x1, b];
+  const left: [number, number] = across && dx <= 0 ? [tx, ty] : [x, y1];
+  return [[x, y], [x1, y], top, [x2, y], [r, y], [r, y1], right, [r, y2], [r, b], [x2, b], bottom, [x1, b], [x, b], [x, y2], left, [x, y1]];
 }

@@ -404,9 +404,11 @@ export class BodyFlow {
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
       if (!this.atTop && p.widowControl) {
-        // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top.
+        // Widow/orphan control: no lone first line at a page bottom, no lone last line at the next top. Keeping
+        // two lines for the next page can leave the first alone here: then the paragraph moves whole (a
+        // three-line paragraph never splits — Word's and LibreOffice's 2 + 2 rule).
+        if (n > 1 && remaining - n === 1 && remaining > 2) n -= 1;
         if (n === 1 && remaining > 1 && first) n = 0;
-        else if (n > 1 && remaining - n === 1 && remaining > 2) n -= 1;
       }
       if (n === 0) {
         if (this.atTop) n = 1; // taller than a page: draw it anyway, clipped by the page edge

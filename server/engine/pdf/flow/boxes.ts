@@ -123,6 +123,8 @@ export interface ShapeBox {
   flip: boolean;
   head: boolean;
   tail: boolean;
+  /** A callout's tip from the box's centre, as shares of its width and height (FloatShape.tip). */
+  tip?: [number, number];
 }
 
 export type Box = TextBox | FillBox | LineBox | FrameBox | ImageBox | LinkBox | PageCountBox | PathBox | ShapeBox;

@@ -18,6 +18,7 @@ export interface FieldValues {
 }
 
 const BLACK: Rgb = [0, 0, 0];
+const NO_PAD = { left: 0, top: 0, right: 0, bottom: 0 };
 
 function same(a: BorderLine, b: BorderLine): boolean {
   return a === b || (a.width === b.width && a.color === b.color && (a.style ?? 'single') === (b.style ?? 'single'));
@@ -130,13 +131,19 @@ export class Emitter {
         if (it.fmt.link) this.link(x, top, it.width, lineHeight, it.fmt.link);
         return;
       }
-      case 'image':
-        this.out.push({ kind: 'image', x, y: baseline - it.height, w: it.width, h: it.height, image: it.image });
-        if (it.outline) this.out.push({ kind: 'frame', x, y: baseline - it.height, w: it.width, h: it.height, width: it.outline.width, color: it.outline.color });
+      case 'image': {
+        // The picture inside the room its line keeps for it (pad: a shadow's or glow's reach).
+        const pad = it.pad ?? NO_PAD;
+        const box = { x: x + pad.left, y: baseline - it.height + pad.top, w: it.width - pad.left - pad.right, h: it.height - pad.top - pad.bottom };
+        this.out.push({ kind: 'image', ...box, image: it.image });
+        if (it.outline) this.out.push({ kind: 'frame', ...box, width: it.outline.width, color: it.outline.color });
         return;
-      case 'chart':
-        for (const b of it.boxes) this.out.push(moved(b, x, baseline - it.height));
+      }
+      case 'chart': {
+        const pad = it.pad ?? NO_PAD;
+        for (const b of it.boxes) this.out.push(moved(b, x + pad.left, baseline - it.height + pad.top));
         return;
+      }
       case 'field': {
         if (it.field === 'pages' && fields.pages === null) {
           const f = it.fmt;

@@ -96,7 +96,9 @@ function shapeBox(f: FloatPlacement, r: Rect): ShapeBox | null {
   const line = s.line && finite(s.line.width) && s.line.width > 0 ? s.line : undefined;
   if (!fill && !line) return null;
   const dash = !line || !line.style || line.style === 'single' || line.style === 'double' ? null : line.style === 'dotted' ? [line.width, line.width * 1.5] : [line.width * 4, line.width * 2];
+  const tip = Array.isArray(s.tip) && finite(s.tip[0]) && finite(s.tip[1]) ? ([s.tip[0], s.tip[1]] as [number, number]) : undefined;
   return {
+    ...(tip ? { tip } : {}),
     kind: 'shape',
     geometry: s.geometry,
     x: r.x,

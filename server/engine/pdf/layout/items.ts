@@ -54,6 +54,15 @@ export interface ImageItem {
   fmt: Fmt | null;
   /** A line around the picture, centred on its edge (ImageRun.outline). */
   outline?: ImageOutline;
+  /** Room kept around the picture inside `width` × `height` (ImageRun.pad). */
+  pad?: ImagePad;
+}
+
+export interface ImagePad {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
 }
 
 export interface ImageOutline {
@@ -68,6 +77,8 @@ export interface ChartItem {
   width: number;
   height: number;
   boxes: Box[];
+  /** Room kept around the chart inside `width` × `height` (ChartRun.pad). */
+  pad?: ImagePad;
 }
 
 /** A page number or page count: its text is known only when the page is drawn. */

@@ -26,7 +26,7 @@ import { parseColor } from './color.js';
 import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
-import type { Fmt, ImageOutline, Item, LaidParagraph, Line, TextItem } from './items.js';
+import type { Fmt, ImageItem, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
 export interface LayoutContext {
@@ -100,12 +100,14 @@ interface ImageSeg {
   height: number;
   fmt: Fmt | null;
   outline?: ImageOutline;
+  pad?: ImagePad;
 }
 interface ChartSeg {
   kind: 'chart';
   boxes: Box[];
   width: number;
   height: number;
+  pad?: ImagePad;
 }
 /** Word's automatic space between East Asian and Latin text (ParagraphStyle.autoSpaceLatin/Digits). */
 interface AutoSpaceSeg {
@@ -383,12 +385,15 @@ function segToItem(seg: Seg, x: number): Item {
   switch (seg.kind) {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
-    case 'image':
-      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline };
+    case 'image': {
+      const item: ImageItem = { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline };
+      if (seg.pad) item.pad = seg.pad;
+      return item;
+    }
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
     case 'chart':
-      return { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes };
+      return seg.pad ? { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes, pad: seg.pad } : { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes };
     case 'autospace':
       return { kind: 'gap', x, width: seg.width, leader: null, face: seg.face, fmt: seg.fmt };
   }
@@ -936,7 +941,16 @@ function outlineOf(value: unknown): ImageOutline | undefined {
   return width > 0 && color ? { width, color } : undefined;
 }
 
-function imageSeg(run: { src: string; width: number; height: number; outline?: unknown }, fmt: Fmt | null, ctx: LayoutContext): ImageSeg | null {
+/** The room kept around a picture (ImageRun.pad): none unless some side is a positive length (a model may hold anything). */
+function padOf(value: unknown): ImagePad | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const o = value as Record<string, unknown>;
+  const side = (v: unknown): number => Math.min(Math.max(num(v, 0), 0), 720);
+  const pad = { left: side(o.left), top: side(o.top), right: side(o.right), bottom: side(o.bottom) };
+  return pad.left + pad.top + pad.right + pad.bottom > 0 ? pad : undefined;
+}
+
+function imageSeg(run: { src: string; width: number; height: number; outline?: unknown; pad?: unknown }, fmt: Fmt | null, ctx: LayoutContext): ImageSeg | null {
   let w = num(run.width, 0);
   let h = num(run.height, 0);
   if (!(w > 0.01) || !(h > 0.01)) return null;
@@ -946,7 +960,9 @@ function imageSeg(run: { src: string; width: number; height: number; outline?: u
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  return { kind: 'image', image, width: w, height: h, fmt, outline: outlineOf(run.outline) };
+  const pad = padOf(run.pad);
+  if (!pad) return { kind: 'image', image, width: w, height: h, fmt, outline: outlineOf(run.outline) };
+  return { kind: 'image', image, width: w + pad.left + pad.right, height: h + pad.top + pad.bottom, fmt, outline: outlineOf(run.outline), pad };
 }
 
 /** A chart laid out at its size (scaled down, like a picture, when it is larger than the page's content area). */
@@ -957,7 +973,10 @@ function chartSeg(run: ChartRun, ctx: LayoutContext): ChartSeg | null {
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  return { kind: 'chart', boxes: layoutChart(run.chart, w, h, ctx.fonts), width: w, height: h };
+  const boxes = layoutChart(run.chart, w, h, ctx.fonts);
+  const pad = padOf(run.pad);
+  if (!pad) return { kind: 'chart', boxes, width: w, height: h };
+  return { kind: 'chart', boxes, width: w + pad.left + pad.right, height: h + pad.top + pad.bottom, pad };
 }
 
 function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins'], linePitch: number | undefined): ParaGeometry {
