@@ -67,7 +67,7 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false, the
   return setup;
 }
 
-/** Word's default distance of line numbers from the text ("Auto" in its Line Numbers dialog: a quarter inch). */
+/** The distance of line numbers from the text when w:distance is absent: a quarter inch, taken as Word's "Auto". */
 const AUTO_LINE_NUMBER_DISTANCE = 18;
 
 /**
