@@ -1,13 +1,16 @@
 /**
  * Line numbering (w:lnNumType, ECMA-376 §17.6.8) imported from real .docx packages: the numbers beside the body's
- * lines, checked on the layout as data and in the PDF's text (pdftotext), as Word prints them.
+ * lines, checked on the layout as data and in the PDF's text (pdftotext), as Word prints them; and the same
+ * settings in a model from JSON.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileTemplate, renderPdf } from '../../server/engine/index.js';
 import { pdfText } from '../helpers/pdf.js';
 import { buildDocx, p } from './build-docx.js';
-import { docxPages, findText, textBoxes, type LaidPage } from '../engine/pdf/boxes.js';
+import { docxPages, findText, modelPages, textBoxes, type LaidPage } from '../engine/pdf/boxes.js';
+import { A4, model, para, section } from '../engine/pdf/helpers.js';
+import type { LineNumbering } from '../../server/engine/model/types.js';
 
 const MARGINS = '<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/>';
 
@@ -72,4 +75,15 @@ test('the numbers are in the PDF text, beside their lines', async () => {
   const text = pdfText((await renderPdf(compiled.template, {})).bytes, { layout: true });
   assert.match(text, /^\s*1\s+First line$/m);
   assert.match(text, /^\s*2\s+Second line$/m);
+});
+
+test('a model from JSON with line numbers: numbered when countBy is a number, untouched when it is not', () => {
+  const body = [para('One'), para('Two')];
+  const numbered = modelPages(model([section(body, { page: { ...A4, lineNumbers: { countBy: 1, start: 1, restart: 'newPage', distance: 10 } } })]));
+  assert.deepEqual(numbers(numbered).map((n) => n.text), ['1', '2']);
+  assert.ok(Math.abs(numbers(numbered)[0].right - 62) < 0.01);
+  const junk = { countBy: 'many', start: null, restart: 'sometimes', distance: 'far' } as unknown as LineNumbering;
+  const plain = modelPages(model([section(body, { page: { ...A4, lineNumbers: junk } })]));
+  assert.deepEqual(numbers(plain), []);
+  assert.equal(findText(plain, 'Two').x, 72);
 });

@@ -33,6 +33,21 @@ export function lineNumberFont(ctx: Pick<LayoutContext, 'fonts' | 'defaults'>): 
   return { face, size: fmt.drawSize, color: fmt.color };
 }
 
+/** The settings as the renderer can use them (a model from JSON may hold anything): null without a valid countBy. */
+function sane(s: LineNumbering | undefined): LineNumbering | null {
+  if (!s || typeof s !== 'object') return null;
+  const countBy = Math.floor(Number(s.countBy));
+  if (!(countBy >= 1)) return null;
+  const start = Math.floor(Number(s.start));
+  const distance = Number(s.distance);
+  return {
+    countBy: Math.min(countBy, 100),
+    start: Number.isFinite(start) ? Math.min(Math.max(start, 0), 32767) : 1,
+    restart: s.restart === 'newSection' || s.restart === 'continuous' ? s.restart : 'newPage',
+    distance: Number.isFinite(distance) ? Math.min(Math.max(distance, 0), 144) : 18,
+  };
+}
+
 export class LineNumbers {
   private settings: LineNumbering | null = null;
   /** The number of the last counted line. */
@@ -43,9 +58,10 @@ export class LineNumbers {
   constructor(private readonly font: NumberFont) {}
 
   /** A section begins: its numbering (none: its lines are not counted). */
-  section(settings: LineNumbering | undefined): void {
+  section(given: LineNumbering | undefined): void {
     const before = this.settings;
-    this.settings = settings ?? null;
+    const settings = sane(given);
+    this.settings = settings;
     if (!settings) return;
     // Numbering restarted on each page goes on where a section begins mid-page; continuous numbering goes on from
     // the section before, when that one counted.
