@@ -77,6 +77,8 @@ export interface PProps {
   contextualSpacing?: boolean;
   /** False: the paragraph's lines ignore the section's document grid. */
   snapToGrid?: boolean;
+  /** w:suppressLineNumbers: the paragraph's lines are neither numbered nor counted. */
+  suppressLineNumbers?: boolean;
   /** Word's automatic space between East Asian text and Latin letters (autoSpaceDE) / digits (autoSpaceDN). */
   autoSpaceDE?: boolean;
   autoSpaceDN?: boolean;
@@ -380,6 +382,9 @@ export function readPPr(pPr: XElement | undefined, theme: Theme): PProps {
         break;
       case 'w:snapToGrid':
         out.snapToGrid = flag(el);
+        break;
+      case 'w:suppressLineNumbers':
+        out.suppressLineNumbers = flag(el);
         break;
       case 'w:autoSpaceDE':
         out.autoSpaceDE = flag(el);

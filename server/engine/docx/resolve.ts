@@ -84,6 +84,7 @@ export function toParagraphStyle(p: PProps, heading?: number, styleId?: string):
   if (p.beforeAuto || p.afterAuto) autoSpacing.set(style, { before: p.beforeAuto === true, after: p.afterAuto === true });
   if (p.contextualSpacing) style.contextualSpacing = styleId ?? '';
   if (p.snapToGrid === false) style.snapToGrid = false;
+  if (p.suppressLineNumbers === true) style.suppressLineNumbers = true;
   // On unless a style or the paragraph turns it off (ECMA-376 §17.3.1.2/3; Word's and LibreOffice's default).
   // (written either way: the document defaults' paragraph style is merged under it).
   style.autoSpaceLatin = p.autoSpaceDE !== false;

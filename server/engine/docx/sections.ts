@@ -3,7 +3,7 @@
  * Word lets a section inherit each header/footer kind from the section before it; the first-page kind is
  * used only with w:titlePg, the even-page kind only when settings.xml turns on w:evenAndOddHeaders.
  */
-import type { Block, Columns, HeaderFooterSet, PageBorders, PageSetup, Section } from '../model/types.js';
+import type { Block, Columns, HeaderFooterSet, LineNumbering, PageBorders, PageSetup, Section } from '../model/types.js';
 import { createPartContext } from './blocks.js';
 import { isBlock, type DocContext } from './context.js';
 import { readBorders } from './props.js';
@@ -49,6 +49,8 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false, the
   if (columns) setup.columns = columns;
   const borders = theme ? pageBorders(child(sectPr, 'w:pgBorders'), theme) : undefined;
   if (borders) setup.borders = borders;
+  const lineNumbers = lineNumbering(child(sectPr, 'w:lnNumType'));
+  if (lineNumbers) setup.lineNumbers = lineNumbers;
   // Only a grid of lines snaps lines ('default' has none); a pitch below 1 pt is no grid.
   if ((gridType === 'lines' || gridType === 'linesAndChars' || gridType === 'snapToChars') && pitch !== undefined && pitch >= 1 && pitch <= 720) {
     setup.linePitch = round2(pitch);
@@ -63,6 +65,29 @@ export function pageSetup(sectPr: XElement | undefined, gutterAtTop = false, the
     }
   }
   return setup;
+}
+
+/** The distance of line numbers from the text when w:distance is absent: a quarter inch, taken as Word's "Auto". */
+const AUTO_LINE_NUMBER_DISTANCE = 18;
+
+/**
+ * w:lnNumType (ECMA-376 §17.6.8): no numbers without w:countBy. w:start is 0-based as Word writes it (its "Start
+ * at 1" is no w:start, "Start at 5" is w:start="4"; LibreOffice's RTF import converts so: "OOXML <w:lnNumType
+ * w:start> is 0-based, RTF is 1-based"); w:restart defaults to newPage; w:distance is in twips, else Word's Auto.
+ */
+function lineNumbering(el: XElement | undefined): LineNumbering | undefined {
+  if (!el) return undefined;
+  const countBy = Number.parseInt(el.attrs['w:countBy'] ?? '', 10);
+  if (!(countBy >= 1)) return undefined;
+  const start = Number.parseInt(el.attrs['w:start'] ?? '0', 10);
+  const restart = el.attrs['w:restart'];
+  const distance = twips(el.attrs['w:distance']);
+  return {
+    countBy: Math.min(countBy, 100),
+    start: Math.min(Math.max(Number.isFinite(start) ? start : 0, 0), 32766) + 1,
+    restart: restart === 'newSection' || restart === 'continuous' ? restart : 'newPage',
+    distance: distance !== undefined && distance > 0 ? round2(Math.min(distance, 144)) : AUTO_LINE_NUMBER_DISTANCE,
+  };
 }
 
 /**

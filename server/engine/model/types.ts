@@ -80,6 +80,8 @@ export interface ParagraphStyle {
   lineAtLeast?: number;
   /** false: the lines ignore the section's document grid (PageSetup.linePitch). */
   snapToGrid?: boolean;
+  /** true: the paragraph's lines get no line numbers and are not counted (Word's w:suppressLineNumbers). */
+  suppressLineNumbers?: boolean;
   /**
    * Word's automatic spacing (w:autoSpaceDE / w:autoSpaceDN): a fifth of an em between East Asian letters
    * (ideographs, kana, hangul) and Latin letters / digits that touch them, as Word and LibreOffice draw it.
@@ -434,6 +436,21 @@ export interface PageSetup {
   columns?: Columns;
   /** Lines around the page (Word's w:pgBorders). */
   borders?: PageBorders;
+  /** Numbers beside the body's lines (Word's w:lnNumType). */
+  lineNumbers?: LineNumbering;
+}
+
+/**
+ * Line numbering of a section (Word's w:lnNumType, ECMA-376 §17.6.8): every body line outside tables counts; every
+ * `countBy`-th shows its number, right-aligned `distance` points left of its column. The count starts at `start`
+ * on each page (`restart` 'newPage'), at the section's start ('newSection'), or goes on from the section before
+ * ('continuous').
+ */
+export interface LineNumbering {
+  countBy: number;
+  start: number;
+  restart: 'newPage' | 'newSection' | 'continuous';
+  distance: number;
 }
 
 /**

@@ -26,6 +26,7 @@ import { BodyFlow, type Relayout } from './flow/body.js';
 import { columnSet, type ColumnSet } from './flow/columns.js';
 import { behindBoxes, placeFloatsInStacks } from './flow/floats.js';
 import { pageLabels } from './flow/page-numbers.js';
+import { LineNumbers, lineNumberFont, type NumberFont } from './flow/line-numbers.js';
 import { bordersOnPage, pageBorderBoxes } from './flow/page-borders.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
@@ -69,6 +70,8 @@ interface LaidSection {
   columns: ColumnSet | null;
   /** The section's margins as it sets them (page borders are placed against these). */
   base: PageGeometry;
+  /** The font of its line numbers (w:lnNumType), prepared with the layout so that its digits are embedded. */
+  numberFont?: NumberFont;
 }
 
 const FIELD_PLACEHOLDER = '000';
@@ -153,7 +156,8 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
   const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
   const anyBehind = [...parts.values()].some((part) => part.hasBehind);
-  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns, base };
+  const numberFont = asObject<PageSetup>(section.page)?.lineNumbers ? lineNumberFont(ctx) : undefined;
+  return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns, base, numberFont };
 }
 
 /** True when laid-out blocks show a page number or count somewhere (also inside tables). */
@@ -236,12 +240,16 @@ function flowSections(laid: LaidSection[], onPage: (page: LaidPage) => void, bud
   };
   const pages = new PageSequence(emitter, withBehind, budget);
   let endY: number | undefined;
+  const numberFont = laid.find((ls) => ls.numberFont)?.numberFont;
+  const lineNumbers = numberFont ? new LineNumbers(numberFont) : undefined;
   laid.forEach((ls, i) => {
+    lineNumbers?.section(asObject<PageSetup>(ls.section.page)?.lineNumbers);
     const options = {
       columns: ls.columns,
       continueAt: ls.section.continuous === true ? endY : undefined,
       balance: laid[i + 1]?.section.continuous === true,
       firstGeo: ls.firstGeo,
+      lineNumbers,
     };
     const flow = new BodyFlow(emitter, pages, ls.geo, budget, options, relayoutIn(ls));
     sectionStarts.push(flow.page);

@@ -20,6 +20,7 @@ import { floatRect, frameOf, placeFloat, placeFloatsInStacks, wrapAround, type E
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
 import type { Narrow } from '../layout/paragraph.js';
+import type { LineNumbers } from './line-numbers.js';
 
 export interface FlowOptions {
   /** The section's columns (null: one). */
@@ -30,6 +31,8 @@ export interface FlowOptions {
   balance?: boolean;
   /** The geometry of the section's first page when it differs (a title page's own header or footer). */
   firstGeo?: PageGeometry;
+  /** Counts the body's lines and numbers them (w:lnNumType; the count goes on across sections). */
+  lineNumbers?: LineNumbers;
 }
 
 /** Lines of one paragraph followed beside floats one by one (a bound on a page-tall float of tiny lines). */
@@ -422,8 +425,11 @@ export class BodyFlow {
       if (p.shading || p.borders) this.emitter.paragraphBox(p, this.left, this.y, height, i === 0, i + n === lines.length);
       if (first && p.heading) this.pages.current.bookmarks.push({ level: p.heading.level, title: p.heading.title });
       const fields = this.fields();
+      const numbers = p.source.style?.suppressLineNumbers === true ? undefined : this.options.lineNumbers;
       chunk.forEach((line, k) => {
         this.emitter.line(line, this.left, this.y, fields);
+        const number = numbers?.line(this.pages.number, this.left, this.y + line.baseline);
+        if (number) this.emitter.out.push(number);
         this.y += line.height;
         const notes = byLine?.[i + k];
         if (notes) this.notes.add(notes, this.noteRoom());

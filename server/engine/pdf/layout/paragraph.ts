@@ -76,10 +76,10 @@ const DEFAULT_TAB = 36;
 const EPS = 0.01;
 const FIELD_PLACEHOLDER = '00';
 const NO_TABS: TabStop[] = [];
-const DIGITS = '0123456789';
+export const DIGITS = '0123456789';
 
 /** The face a page number or count is drawn with: the one `splitByFace` picks for digits. */
-function digitFace(family: Parameters<typeof splitByFace>[1], variant: Parameters<typeof splitByFace>[2]): Face {
+export function digitFace(family: Parameters<typeof splitByFace>[1], variant: Parameters<typeof splitByFace>[2]): Face {
   const runs = splitByFace(DIGITS, family, variant);
   return runs.length === 1 ? runs[0].face : primaryFace(family, variant);
 }
