@@ -6,7 +6,7 @@
  * The bound model reuses the compiled template's unchanged blocks, rows and styles by reference: treat it as
  * read-only.
  */
-import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, TableRow, TemplateModel } from '../model/types.js';
+import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, Table, TableRow, TemplateModel } from '../model/types.js';
 import type { CBlock, CInline, CName, CPartSet, CRow, CSection, CompiledTemplate, SectionEnd } from '../tags/types.js';
 import { EngineError } from '../errors.js';
 import { resolve, isTruthy } from './lookup.js';
@@ -239,6 +239,10 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
       }
       case 'section':
         eachScope(node.ref, node.inverted, ctx, () => bindInline(node.content, ctx, runs));
+        break;
+      case 'shape':
+        // Its parts are one-cell tables; bound, they stay tables (a table's section tags repeat rows, never the table).
+        runs.push({ ...node.run, parts: bindBlocks(node.parts, ctx, []).filter((b): b is Table => b.type === 'table') });
         break;
     }
   }

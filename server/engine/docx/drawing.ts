@@ -1,7 +1,8 @@
 /**
  * Drawings (DrawingML w:drawing and legacy VML w:pict / w:object). The model has no floating objects, so:
  * - pictures (inline or anchored) become inline images, sized from their extent, as data: URIs;
- * - text boxes (wps:txbx, v:textbox), including those inside groups, become paragraphs after the anchor;
+ * - inline shapes, groups and canvases become shape runs drawn in the line (floats.ts inlineParts); VML text boxes,
+ *   and DrawingML ones without an extent, become paragraphs after the anchor;
  * - SmartArt becomes its labels laid out as Word placed them (smartart.ts);
  * - EMF and WMF pictures are drawn as PNG (images/metafile.ts); one that cannot be drawn, or a picture over the
  *   pixel limit, becomes a light grey box of the same size, with a warning;
@@ -11,7 +12,7 @@
  *   with a warning (chart_not_drawn, shape_not_drawn, picture_format_unsupported, …; warnings.ts).
  * Nothing here throws on odd content: a drawing that cannot be read is not shown, and says so.
  */
-import type { Block, BorderLine, ChartRun, ImageRun, Paragraph } from '../model/types.js';
+import type { Block, BorderLine, ChartRun, ImageRun, Paragraph, ShapeRun } from '../model/types.js';
 import { readChart } from './chart.js';
 import { encodePng } from '../images/png-encode.js';
 import { toDataUri } from '../images/sniff.js';
@@ -23,7 +24,7 @@ import { mergeR } from './props.js';
 import { toParagraphStyle, toRunStyle } from './resolve.js';
 import { PARTLY_DRAWN } from './warnings.js';
 import { smartArtBlocks } from './smartart.js';
-import { anchoredFloats, vmlFloat, vmlWordArt } from './floats.js';
+import { anchoredFloats, inlineParts, vmlFloat, vmlWordArt } from './floats.js';
 import { emu, round2 } from './units.js';
 import { child, children, descendant, descendants, textOf, type XElement } from './xml.js';
 
@@ -39,8 +40,8 @@ export interface FloatBox {
 }
 
 export interface DrawingOutput {
-  /** An inline picture or chart: stays in the paragraph's runs. */
-  image?: ImageRun | ChartRun;
+  /** An inline picture, chart or shape: stays in the paragraph's runs. */
+  image?: ImageRun | ChartRun | ShapeRun;
   /** Content shown after the paragraph (text boxes, floating pictures, SmartArt text). */
   blocks: Block[];
   /** For floating content: its box, so floats side by side can stay side by side. */
@@ -188,6 +189,12 @@ function readDrawingContent(ctx: PartContext, drawing: XElement): DrawingOutput 
     if (!chart) return { blocks: [] };
     if (!anchored) return { image: withEffectExtent(chart, frame), blocks: [] };
     return { blocks: [imageParagraph(ctx, chart, anchorAlign(frame, chart.width))], box: anchorBox(frame, chart.width, chart.height) };
+  }
+  if (!anchored && width && height && width > 0 && height > 0) {
+    // An inline shape, group or canvas is drawn in the line as Word draws it: its room there, each shape's fill,
+    // outline and text (its insets, its vertical anchor) inside, as anchored ones are (floats.ts).
+    const parts = inlineParts(ctx, data, width, height, alt);
+    if (parts.length > 0) return { image: { type: 'shape', width: round2(width), height: round2(height), parts }, blocks: [] };
   }
   // Shapes, groups and canvases: their text boxes, and their pictures (pic:pic, or shapes filled with a picture).
   const blocks = textBoxBlocks(ctx, data ?? frame);

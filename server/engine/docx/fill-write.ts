@@ -55,7 +55,7 @@ function writeParagraph(para: Paragraph, source: SourcePart, placePicture: Pictu
 
 function wrapsOf(run: Inline): number[] {
   if ((run as unknown as XmlAtom).type === 'xml') return (run as unknown as XmlAtom).wraps ?? [];
-  if (run.type === 'image' || run.type === 'chart') return [];
+  if (run.type === 'image' || run.type === 'chart' || run.type === 'shape') return [];
   return (run.style as XmlRunStyle | undefined)?.wraps ?? [];
 }
 
@@ -74,7 +74,8 @@ function writeRun(run: Inline, dialect: Dialect, placePicture: PicturePlacer): s
     case 'image':
       return placePicture(run);
     case 'chart':
-      // fill-source keeps a drawing (a chart included) whole as XML: a chart run never reaches the writer.
+    case 'shape':
+      // fill-source keeps a drawing (a chart or a shape included) whole as XML: neither run reaches the writer.
       return '';
   }
 }

@@ -257,6 +257,19 @@ export function anchoredFloats(ctx: PartContext, frame: XElement, data: XElement
   return out;
 }
 
+/**
+ * The parts of an inline drawing's shape, group or canvas (wp:inline), each placed from the top-left corner of
+ * the `width` × `height` room it takes in the line (ShapeRun); empty when none of them has anything to draw.
+ */
+export function inlineParts(ctx: PartContext, data: XElement | undefined, width: number, height: number, alt?: string): Table[] {
+  const content = children(data).find((c) => c.name === 'wps:wsp' || c.name === 'wpg:wgp' || c.name === 'wpc:wpc');
+  const out: Table[] = [];
+  if (!content) return out;
+  const base: FloatPlacement = { x: { from: 'column', offset: 0 }, y: { from: 'paragraph', offset: 0 }, width: round2(width), height: round2(height), wrap: 'none' };
+  collect(ctx, content, { x: 0, y: 0, w: width, h: height }, base, { w: width, h: height }, out, alt);
+  return out;
+}
+
 // ─── VML ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 const VML_FROM_X: Record<string, FloatFromX> = { page: 'page', margin: 'margin', text: 'column', char: 'character', 'left-margin-area': 'leftMargin', 'right-margin-area': 'rightMargin', 'inner-margin-area': 'insideMargin', 'outer-margin-area': 'outsideMargin' };

@@ -157,7 +157,20 @@ export interface ChartRun {
   pad?: ImageRun['pad'];
 }
 
-export type Inline = TextRun | ImageRun | FieldRun | ChartRun;
+/**
+ * A shape drawn in the line (a .docx inline shape, group or canvas: wp:inline holding wps:wsp, wpg:wgp or wpc:wpc):
+ * it takes `width` × `height` points in the line as a picture does, sitting on the baseline, and its parts — each a
+ * one-cell floating table (model/floats.ts: its preset shape, fill, outline, and its text inside the shape's insets)
+ * — are drawn at their float offsets, measured from the box's top-left corner. Read from .docx only.
+ */
+export interface ShapeRun {
+  type: 'shape';
+  width: number;
+  height: number;
+  parts: Table[];
+}
+
+export type Inline = TextRun | ImageRun | FieldRun | ChartRun | ShapeRun;
 
 /** Text of a chart part (title, axis labels, legend, data labels). */
 export interface ChartText {

@@ -3,7 +3,7 @@
  * nodes around what they repeat; literal text keeps the style of the run it sits in; blocks without tags are
  * kept as they are (`static`) so binding reuses them untouched.
  */
-import type { Inline, RunStyle, TableCell, TableRow } from '../model/types.js';
+import type { Inline, RunStyle, ShapeRun, TableCell, TableRow } from '../model/types.js';
 import type { CBlock, CCell, CInline, CName, CRow } from './types.js';
 import { isControlParagraph } from './pairs.js';
 import { significant, type Container, type Item, type ParaInfo, type TagTok, type Tok } from './analyze.js';
@@ -20,6 +20,12 @@ export class StyleInterner {
     return style;
   }
 }
+
+/**
+ * The compiled parts of each shape drawn in a line whose text holds tags (compile.ts compiles them before the
+ * paragraph holding it); a shape without tags is not here, and stays as it is.
+ */
+export const compiledShapes = new WeakMap<ShapeRun, CBlock[]>();
 
 interface Frame {
   ref: CName | null;
@@ -122,7 +128,8 @@ function closeFrame(stack: Frame[]): void {
 function buildParagraph(info: ParaInfo, container: Container, styles: StyleInterner): CBlock {
   const toks = info.toks.filter((t) => t.kind === 'text' || t.pair !== 'rows');
   const hasTags = toks.some((t) => t.kind === 'tag');
-  if (!hasTags && toks.length === info.toks.length) return { k: 'static', block: info.para };
+  const taggedShape = info.para.runs.some((r) => r.type === 'shape' && compiledShapes.has(r));
+  if (!hasTags && !taggedShape && toks.length === info.toks.length) return { k: 'static', block: info.para };
 
   const { para } = info;
   const maxWidth = Math.max(1, container.width - (para.style?.indentLeft ?? 0) - (para.style?.indentRight ?? 0));
@@ -232,7 +239,8 @@ function pushText(out: CInline[], info: ParaInfo, start: number, end: number, st
     const runEnd = info.runStarts[r + 1];
     if (runEnd <= start || runEnd === runStart) continue;
     if (run.type !== 'text') {
-      out.push({ k: 'run', run });
+      const parts = run.type === 'shape' ? compiledShapes.get(run) : undefined;
+      out.push(run.type === 'shape' && parts ? { k: 'shape', run, parts } : { k: 'run', run });
       continue;
     }
     const text = run.text.slice(Math.max(start, runStart) - runStart, Math.min(end, runEnd) - runStart);

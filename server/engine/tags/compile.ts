@@ -2,11 +2,11 @@
  * Compiles a source model's tags once per template version: every error with its location, the `fields`, and a
  * CompiledTemplate that bind/ walks for every document. See CONTRACT.md §5 and docs/templates.md.
  */
-import type { Block, Delimiters, HeaderFooterSet, Section, TemplateError, TemplateModel } from '../model/types.js';
+import type { Block, Delimiters, HeaderFooterSet, Section, ShapeRun, TemplateError, TemplateModel } from '../model/types.js';
 import type { CBlock, CPartSet, CSection, CompiledTemplate, SectionEnd } from './types.js';
 import { analyzePart } from './analyze.js';
 import { matchSections } from './pairs.js';
-import { buildContainer, StyleInterner } from './build.js';
+import { buildContainer, compiledShapes, StyleInterner } from './build.js';
 import { extractFields } from './fields.js';
 
 export type { CompiledTemplate } from './types.js';
@@ -123,6 +123,11 @@ function compilePart(
   errors: TemplateError[],
 ): CBlock[] {
   const before = errors.length;
+  // The text inside shapes drawn in a line is a part of its own, as a text box is: compiled first, kept by shape.
+  for (const run of shapeRuns(blocks)) {
+    const parts = compilePart(run.parts, part, run.width, delimiters, styles, errors);
+    if (parts.some((b) => b.k !== 'static')) compiledShapes.set(run, parts);
+  }
   const analysis = analyzePart(blocks, width, { part, delimiters, errors });
   matchSections(analysis, part, errors);
   if (errors.length > before) {
@@ -132,4 +137,14 @@ function compilePart(
     return [];
   }
   return buildContainer(analysis.root, styles);
+}
+
+/** The shapes drawn in the lines of `blocks` (table cells included; not those inside the shapes themselves). */
+function shapeRuns(blocks: Block[]): ShapeRun[] {
+  const out: ShapeRun[] = [];
+  for (const block of blocks) {
+    if (block.type === 'paragraph') for (const run of block.runs) if (run.type === 'shape') out.push(run);
+    if (block.type === 'table') for (const row of block.rows) for (const cell of row.cells) out.push(...shapeRuns(cell.blocks));
+  }
+  return out;
 }

@@ -143,6 +143,9 @@ function inlines(list: CInline[], set: FieldSet): void {
       case 'section':
         section(node.ref, node.inverted, 'list', set, (into) => inlines(node.content, into));
         break;
+      case 'shape':
+        blocks(node.parts, set);
+        break;
     }
   }
 }

@@ -16,6 +16,7 @@ import type {
   ParagraphStyle,
   RunStyle,
   Section,
+  ShapeRun,
   Table,
   TableCell,
   TableRow,
@@ -56,7 +57,9 @@ export type CInline =
   | { k: 'run'; run: Inline }
   | { k: 'var'; ref: CName; filters: CompiledFilter[]; style?: RunStyle }
   | { k: 'image'; ref: CName; /** size given in the tag, points */ box: { width: number; height: number } | null; /** width of the column it sits in */ maxWidth: number }
-  | { k: 'section'; ref: CName; inverted: boolean; content: CInline[] };
+  | { k: 'section'; ref: CName; inverted: boolean; content: CInline[] }
+  /** A shape drawn in the line (ShapeRun) whose parts' text holds tags: its parts compiled as a part of their own. */
+  | { k: 'shape'; run: ShapeRun; parts: CBlock[] };
 
 export type CBlock =
   | { k: 'static'; block: Block }

@@ -70,7 +70,10 @@ export interface ImageOutline {
   color: Rgb;
 }
 
-/** A chart: its boxes (flow/boxes.ts) relative to its top-left corner, laid out once (layout/chart.ts). */
+/**
+ * A chart (layout/chart.ts) or a shape drawn in the line (layout/inline-shape.ts): its boxes (flow/boxes.ts)
+ * relative to its top-left corner, laid out once.
+ */
 export interface ChartItem {
   kind: 'chart';
   x: number;

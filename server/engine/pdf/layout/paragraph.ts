@@ -12,6 +12,7 @@ import type { RenderBudget } from '../budget.js';
 import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
 import type { Box } from '../flow/boxes.js';
 import { layoutChart } from './chart.js';
+import { layoutInlineShape } from './inline-shape.js';
 import { familyFor, variantOf, type FamilyDef, type Variant } from '../fonts/families.js';
 import type { Face } from '../fonts/faces.js';
 import { fallbackLineFace, primaryFace, splitByFace } from '../fonts/resolve.js';
@@ -102,6 +103,7 @@ interface ImageSeg {
   outline?: ImageOutline;
   pad?: ImagePad;
 }
+/** A chart, or a shape drawn in the line (inline-shape.ts): boxes relative to its top-left corner. */
 interface ChartSeg {
   kind: 'chart';
   boxes: Box[];
@@ -1072,6 +1074,9 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     } else if (run.type === 'chart') {
       const seg = chartSeg(run, ctx);
       if (seg) builder.object(seg);
+    } else if (run.type === 'shape') {
+      const shape = layoutInlineShape(run, ctx);
+      if (shape) builder.object({ kind: 'chart', ...shape });
     }
   }
   builder.endWord();
