@@ -40,3 +40,27 @@ test('end tags: white space before ">" is allowed; a name that only starts like 
 test('duplicate attributes, after resolution, are refused even when their prefixes differ', () => {
   assert.throws(() => parseXml(`<w:p xmlns:w="${W}" xmlns:v="${W}" w:val="1" v:val="2"/>`), (e: unknown) => e instanceof XmlError && /Duplicate attribute/.test(e.message));
 });
+
+test('a skipped element is left out of the tree with everything inside it; its siblings and what follows are kept', () => {
+  const root = parseXml(
+    `<w:styles xmlns:w="${W}"><w:docDefaults/><w:latentStyles w:count="2"><w:lsdException w:name="Normal"/>text<x:q xmlns:x="${A}"><x:r/></x:q></w:latentStyles>` +
+      `<w:latentStyles/><w:style w:styleId="A"><w:name w:val="a"/></w:style></w:styles>`,
+    new Set(['w:latentStyles']),
+  );
+  assert.deepEqual(names(root), ['w:styles', 'w:docDefaults', 'w:style', 'w:name']);
+  assert.deepEqual((root.children[1] as XElement).attrs, { 'w:styleId': 'A' });
+  // Without the set, the same text keeps them.
+  assert.equal(names(parseXml(`<w:styles xmlns:w="${W}"><w:latentStyles><w:lsdException/></w:latentStyles></w:styles>`)).length, 3);
+});
+
+test('markup inside a skipped element must still be well formed', () => {
+  const skip = new Set(['w:latentStyles']);
+  for (const bad of [
+    '<w:latentStyles><w:a></w:b></w:latentStyles>',
+    '<w:latentStyles><w:a w:val="1></w:latentStyles>',
+    '<w:latentStyles><w:a w:val="<"/></w:latentStyles>',
+    '<w:latentStyles><w:a>',
+  ]) {
+    assert.throws(() => parseXml(`<w:styles xmlns:w="${W}">${bad}</w:styles>`, skip), XmlError, bad);
+  }
+});

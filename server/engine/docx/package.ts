@@ -33,6 +33,14 @@ const WORD_MAIN_TYPES = new Set([
 
 const NOT_DOCX = 'The file is not a Word document (.docx).';
 
+/**
+ * Elements no reader looks at, left out of every part's tree as it is parsed (parseXml's `skip`): a style
+ * sheet's w:latentStyles (the recommended, hidden and locked flags of built-in styles a document does not
+ * define, up to ~370 w:lsdException elements; formatting never depends on them) is 46 % of the public corpus's
+ * styles.xml bytes, and the median file's styles.xml is twice its document.xml.
+ */
+const UNREAD: ReadonlySet<string> = new Set(['w:latentStyles']);
+
 /** Joins a relationship target to the folder of the part that owns the relationship. */
 export function resolvePartPath(sourcePart: string, target: string): string {
   if (target.startsWith('/')) return normalise(target.slice(1));
@@ -163,7 +171,7 @@ export class DocxPackage {
       try {
         const text = decodeXmlBytes(bytes);
         this.textCache.set(key, text);
-        root = parseXml(text);
+        root = parseXml(text, UNREAD);
       } catch (err) {
         if (!(err instanceof XmlError)) throw err;
         if (!optional) throw new EngineError('invalid_template', `The .docx part ${part} is not well-formed XML: ${err.message}.`);

@@ -34,6 +34,8 @@ export type XNode = XElement | string;
  */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_CHILDREN: XNode[] = Object.freeze([]) as unknown as XNode[];
+/** Stands on the parser's stack for an element left out of the tree (parseXml's `skip`). */
+const SKIPPED: XElement = Object.freeze({ name: '', attrs: NO_ATTRS, children: NO_CHILDREN });
 
 /** Element nesting deeper than this is not a Word document but an attack on the tree walkers' stacks. */
 const MAX_DEPTH = 1000;
@@ -87,12 +89,19 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-/** Parses a whole XML document and returns its root element. Throws XmlError when the text is not well formed. */
-export function parseXml(text: string): XElement {
+/**
+ * Parses a whole XML document and returns its root element. Throws XmlError when the text is not well formed.
+ * Elements named in `skip` (resolved names, e.g. 'w:latentStyles') are left out of the tree with everything
+ * inside them: their markup is still read through (tags matched and nested, attributes quoted, no '<' in a
+ * value), but no element, attribute or text object is built for what no reader looks at.
+ */
+export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
   const len = text.length;
   let pos = 0;
   let root: XElement | null = null;
   const stack: XElement[] = [];
+  // How many elements deep the parser is inside a skipped element (0: building the tree).
+  let skipDepth = 0;
   const rawNames: string[] = [];
   const scopes: Scope[] = [newScope(new Map([['xml', 'xml']]))];
 
@@ -146,7 +155,7 @@ export function parseXml(text: string): XElement {
     if (lt > pos) {
       if (stack.length === 0) {
         if (text.slice(pos, lt).trim() !== '') throw new XmlError('Text outside the root element');
-      } else {
+      } else if (skipDepth === 0) {
         stack[stack.length - 1].children.push(decodeAt(pos, lt));
       }
     }
@@ -162,7 +171,7 @@ export function parseXml(text: string): XElement {
         const end = text.indexOf(']]>', lt + 9);
         if (end < 0) throw new XmlError('Unterminated CDATA section');
         if (stack.length === 0) throw new XmlError('CDATA outside the root element');
-        stack[stack.length - 1].children.push(text.slice(lt + 9, end));
+        if (skipDepth === 0) stack[stack.length - 1].children.push(text.slice(lt + 9, end));
         pos = end + 3;
         continue;
       }
@@ -187,6 +196,7 @@ export function parseXml(text: string): XElement {
       }
       const done = stack.pop() as XElement;
       scopes.pop();
+      if (skipDepth > 0) skipDepth--;
       if (stack.length === 0) root = done;
       pos = end + 1;
       continue;
@@ -227,8 +237,20 @@ export function parseXml(text: string): XElement {
       if (valueEnd < 0) throw new XmlError(`Unterminated attribute ${attrName} in <${rawName}>`);
       if (ltFrom(p + 1) < valueEnd) throw new XmlError(`"<" in attribute ${attrName}`);
       rawAttrs[attrCount++] = attrName;
-      rawAttrs[attrCount++] = decodeAt(p + 1, valueEnd);
+      rawAttrs[attrCount++] = skipDepth === 0 ? decodeAt(p + 1, valueEnd) : '';
       p = valueEnd + 1;
+    }
+    if (skipDepth > 0) {
+      // Inside a skipped element: only the nesting is kept, to match the end tags.
+      if (!selfClosing) {
+        if (stack.length >= MAX_DEPTH) throw new XmlError(`Elements nested deeper than ${MAX_DEPTH} levels`);
+        stack.push(SKIPPED);
+        rawNames.push(rawName);
+        scopes.push(scopes[scopes.length - 1]);
+        skipDepth++;
+      }
+      pos = p;
+      continue;
     }
     // Namespace declarations open a new scope only when the element has some (the common case has none).
     let scope = scopes[scopes.length - 1];
@@ -249,8 +271,12 @@ export function parseXml(text: string): XElement {
       else if (key in attrs) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
       attrs[key] = rawAttrs[i + 1];
     }
-    const element: XElement = { name: resolve(rawName, false, scope), attrs, children: selfClosing ? NO_CHILDREN : [] };
-    if (stack.length > 0) stack[stack.length - 1].children.push(element);
+    const name = resolve(rawName, false, scope);
+    const skipped = skip !== undefined && stack.length > 0 && skip.has(name);
+    const element: XElement = skipped ? SKIPPED : { name, attrs, children: selfClosing ? NO_CHILDREN : [] };
+    if (skipped) {
+      if (!selfClosing) skipDepth = 1;
+    } else if (stack.length > 0) stack[stack.length - 1].children.push(element);
     if (selfClosing) {
       if (stack.length === 0) root = element;
     } else {

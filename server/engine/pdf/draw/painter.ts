@@ -271,9 +271,10 @@ export class Painter {
       // line splitting, its bidi pass over each character, a linear search of the widths per character for an
       // embedded font): the text is already shaped, in visual order and drawable. That work was most of a
       // page's paint time.
-      const hex = this.fonts.glyphHex(face, text);
-      // A standard font: its WinAnsi bytes, escaped, as jsPDF's text() encodes them.
-      const content = hex !== null ? `<${hex}>` : `(${winAnsiEscaped(this.doc, text.replace(/\t/g, TAB_AS_SPACES))})`;
+      // An embedded font: its glyph codes (two bytes each); a standard font: its WinAnsi bytes, escaped, as
+      // jsPDF's text() encodes them. Both as a literal string.
+      const glyphs = this.fonts.glyphString(face, text);
+      const content = `(${glyphs ?? winAnsiEscaped(this.doc, text.replace(/\t/g, TAB_AS_SPACES))})`;
       if (this.pageHeight < 0) this.pageHeight = this.doc.internal.pageSize.getHeight();
       let state = '';
       if (this.fontKey !== this.streamFontKey || size !== this.streamSize) {

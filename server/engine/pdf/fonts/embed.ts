@@ -163,10 +163,13 @@ export class DocumentFonts {
     return [name, 'normal'];
   }
 
-  /** `text` (from drawable()) as the hex glyph string of `face`'s embedded font; null for a standard face. */
-  glyphHex(face: Face, text: string): string | null {
+  /**
+   * `text` (from drawable()) as the glyph codes of `face`'s embedded font, the body of a PDF literal string (see
+   * JsPdfFonts.glyphString); null for a standard face.
+   */
+  glyphString(face: Face, text: string): string | null {
     const name = face.standard ? undefined : this.names.get(face);
-    return name && this.jsPdfFonts ? this.jsPdfFonts.glyphHex(name, text) : null;
+    return name && this.jsPdfFonts ? this.jsPdfFonts.glyphString(name, text) : null;
   }
 
   /**

@@ -76,20 +76,23 @@ class FaceChain {
   faceFor(cp: number): Face | null {
     const std = this.std;
     if (std && std.covers(cp)) return std;
-    if (isHebrew(cp) || isArabic(cp)) {
-      // Standing in for a family without the script (Times New Roman's Arabic in Word): DejaVu Sans, whose line
-      // height is a text face's (1.16 em, as LibreOffice falls back); the Noto faces (up to 2.1 em, for their
-      // marks) only draw what it lacks or when a template names them.
-      const script = isHebrew(cp) ? HEBREW : ARABIC;
-      if (this.family !== script) {
-        const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
-        if (dejavu.covers(cp)) return dejavu;
+    // Below U+0590 (Latin, Greek, Cyrillic…) no script test can match: straight to the family's own face.
+    if (cp >= 0x0590) {
+      if (isHebrew(cp) || isArabic(cp)) {
+        // Standing in for a family without the script (Times New Roman's Arabic in Word): DejaVu Sans, whose line
+        // height is a text face's (1.16 em, as LibreOffice falls back); the Noto faces (up to 2.1 em, for their
+        // marks) only draw what it lacks or when a template names them.
+        const script = isHebrew(cp) ? HEBREW : ARABIC;
+        if (this.family !== script) {
+          const dejavu = familyTtfFace(DEJAVU_SANS, this.variant);
+          if (dejavu.covers(cp)) return dejavu;
+        }
+        const f = familyTtfFace(script, uprightOf(this.variant));
+        if (f.covers(cp)) return f;
+      } else if (isCjk(cp)) {
+        const f = familyTtfFace(CJK, 'normal');
+        if (f.covers(cp)) return f;
       }
-      const f = familyTtfFace(script, uprightOf(this.variant));
-      if (f.covers(cp)) return f;
-    } else if (isCjk(cp)) {
-      const f = familyTtfFace(CJK, 'normal');
-      if (f.covers(cp)) return f;
     }
     if (this.own.covers(cp)) return this.own;
     if (this.family === CJK) {
@@ -154,17 +157,13 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
   let current: Face | null = null;
   // The open run is DejaVu Sans or a Noto face drawing Hebrew or Arabic letters that the family itself lacks.
   let rtlStandIn = false;
-  let buf = '';
-  let pending = '';
+  // Runs are consecutive slices of `text`: where the open one starts (control characters before the first face
+  // chosen belong to the first run).
+  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const ch = text[i];
-    if (code === 0x09 || code === 0x0a) {
-      // Control characters are laid out, never drawn: keep them with whatever run is open.
-      if (current) buf += ch;
-      else pending += ch;
-      continue;
-    }
+    // Control characters are laid out, never drawn: keep them with whatever run is open.
+    if (code === 0x09 || code === 0x0a) continue;
     // Spaces, digits and punctuation stay in the face of the text around them, except amid Hebrew or Arabic
     // drawn by a stand-in: there they are the run's own font's (Word draws a w:rtl run's spaces and digits in its
     // w:cs font, which has them; LibreOffice's glyph fallback replaces only the glyphs that font lacks), so a
@@ -174,14 +173,14 @@ export function splitByFace(text: string, family: FamilyDef, variant: Variant): 
     face ??= missingGlyphFace(DEJAVU_SANS.files.normal);
     if (face !== current) {
       rtlStandIn = (isHebrew(code) || isArabic(code)) && face !== chain.std && face !== chain.own;
-      if (current && buf) runs.push({ text: buf, face: current });
+      if (current) {
+        runs.push({ text: text.slice(start, i), face: current });
+        start = i;
+      }
       current = face;
-      buf = pending;
-      pending = '';
     }
-    buf += ch;
   }
-  if (current && buf) runs.push({ text: buf, face: current });
-  else if (pending) runs.push({ text: pending, face: primaryFace(family, variant) });
+  if (current) runs.push({ text: start === 0 ? text : text.slice(start), face: current });
+  else if (text) runs.push({ text, face: primaryFace(family, variant) });
   return runs;
 }
