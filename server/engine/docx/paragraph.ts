@@ -4,7 +4,7 @@
  * style are merged. A page break inside a paragraph splits it around a PageBreak block; text boxes, SmartArt
  * text and other floating content follow the paragraph that anchors them.
  */
-import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, TextRun } from '../model/types.js';
+import type { Block, ChartRun, FieldRun, ImageRun, Inline, Paragraph, RunStyle, Table, TableCell, TextRun } from '../model/types.js';
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
@@ -415,6 +415,11 @@ function runText(run: XElement): string {
   return out;
 }
 
+/** A picture keeps its run's style (its font sizes a line of pictures alone); a chart needs none. */
+function withRunStyle(run: ImageRun | ChartRun, style: RunStyle): ImageRun | ChartRun {
+  return run.type === 'image' ? { ...run, style } : run;
+}
+
 function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, builder: Builder): void {
   switch (node.name) {
     case 'w:t':
@@ -449,14 +454,14 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     }
     case 'w:drawing': {
       const out = readDrawing(ctx, node);
-      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.image) builder.segments[builder.segments.length - 1].push(withRunStyle(out.image, style));
       if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }
     case 'w:pict':
     case 'w:object': {
       const out = readVml(ctx, node);
-      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.image) builder.segments[builder.segments.length - 1].push(withRunStyle(out.image, style));
       if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }

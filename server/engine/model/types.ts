@@ -128,6 +128,11 @@ export interface ImageRun {
   alt?: string;
   /** A line around the picture, centred on its edge (a .docx picture's border: pic:spPr's a:ln). */
   outline?: { width: number; color: string };
+  /**
+   * The style of the run holding the picture (.docx: its w:rPr): only its font and size count, a line holding
+   * pictures alone being at least as tall as that font's line (absent: the paragraph mark's font).
+   */
+  style?: RunStyle;
 }
 
 /** A value the renderer fills per page. */

@@ -54,6 +54,11 @@ export interface ImageItem {
   fmt: Fmt | null;
   /** A line around the picture, centred on its edge (ImageRun.outline). */
   outline?: ImageOutline;
+  /**
+   * The ascent and descent (points) of the picture's run font (ImageRun.style): a line of pictures alone is at
+   * least as tall as that font's line.
+   */
+  font?: { ascent: number; descent: number };
 }
 
 export interface ImageOutline {

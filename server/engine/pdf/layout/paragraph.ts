@@ -100,6 +100,8 @@ interface ImageSeg {
   height: number;
   fmt: Fmt | null;
   outline?: ImageOutline;
+  /** The ascent and descent (points) of the picture's run font (ImageItem.font). */
+  font?: { ascent: number; descent: number };
 }
 interface ChartSeg {
   kind: 'chart';
@@ -384,7 +386,7 @@ function segToItem(seg: Seg, x: number): Item {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
     case 'image':
-      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline };
+      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline, font: seg.font };
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
     case 'chart':
@@ -714,12 +716,25 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
     textDesc = Math.max(textDesc, d, -it.fmt.rise + m.descent * it.fmt.drawSize);
   }
   const pictureAsc = asc;
-  if (textAsc === 0 && textDesc === 0 && asc === 0) {
-    textAsc = markFace.ascent * markFmt.size;
-    textDesc = markFace.descent * markFmt.size;
+  const noText = textAsc === 0 && textDesc === 0;
+  if (noText) {
+    // An empty line is as tall as the paragraph mark's font; a line of pictures alone as their runs' font (the
+    // mark's when the model does not say: LibreOffice 7.4 sizes it by the picture's run, not by the mark).
+    const fonts = items.flatMap((it) => (it.kind === 'image' && it.font ? [it.font] : []));
+    textAsc = fonts.length > 0 ? Math.max(...fonts.map((f) => f.ascent)) : markFace.ascent * markFmt.size;
+    textDesc = fonts.length > 0 ? Math.max(...fonts.map((f) => f.descent)) : markFace.descent * markFmt.size;
   }
-  asc = Math.max(asc, textAsc);
-  desc = Math.max(desc, textDesc);
+  if (noText && pictureAsc > 0) {
+    // A line of pictures alone is still a line of the paragraph's text: it is at least as tall as its font's
+    // line (a 1-pt separator picture takes a whole text line in Word and LibreOffice, not 1 pt), and "multiple"
+    // spacing adds its share of that font's line. A picture taller than that line sets the height alone,
+    // standing on the line's foot (LibreOffice 7.4: a 100-pt picture's line is 100 pt at 11 pt).
+    asc = Math.max(pictureAsc, textAsc);
+    desc = Math.max(0, textAsc + textDesc - asc);
+  } else {
+    asc = Math.max(asc, textAsc);
+    desc = Math.max(desc, textDesc);
+  }
   if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
     // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
     // least it; the room above the text grows or shrinks, the descent stays at the bottom.
@@ -1035,6 +1050,13 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
     } else if (run.type === 'image') {
       const seg = imageSeg(run, null, ctx);
+      if (seg && run.style && typeof run.style === 'object') {
+        // The picture's run font sizes a line of pictures alone (lineMetrics), as the mark's sizes an empty line.
+        const rs = merge(ctx.defaults.run, run.style);
+        const face = primaryFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
+        const size = makeFmt(rs).size;
+        seg.font = { ascent: face.ascent * size, descent: face.descent * size };
+      }
       if (seg) builder.object(seg);
     } else if (run.type === 'chart') {
       const seg = chartSeg(run, ctx);
