@@ -151,9 +151,11 @@ function mergeRuns(runs: Inline[]): Inline[] {
     const prev = out[out.length - 1];
     if (run.type === 'text') {
       if (run.text === '') continue;
-      // A footnote's mark stays a run of its own (it names its note), and nothing joins it.
-      const key = run.footnote === undefined ? styleKey(run.style) : '\0note';
-      if (prev && prev.type === 'text' && lastKey === key && run.footnote === undefined) {
+      // A footnote's mark stays a run of its own (it names its note), and nothing joins it; so does a line
+      // break that clears floats.
+      const own = run.footnote !== undefined || run.clear !== undefined;
+      const key = own ? '\0own' : styleKey(run.style);
+      if (prev && prev.type === 'text' && lastKey === key && !own) {
         prev.text += run.text;
         continue;
       }
@@ -259,7 +261,7 @@ function pushField(builder: Builder, field: 'page' | 'pages', style: RunStyle): 
 function pushText(builder: Builder, text: string, style: RunStyle): void {
   const seg = builder.segments[builder.segments.length - 1];
   const prev = seg[seg.length - 1];
-  if (prev && prev.type === 'text' && prev.style === style && prev.footnote === undefined) {
+  if (prev && prev.type === 'text' && prev.style === style && prev.footnote === undefined && prev.clear === undefined) {
     prev.text += text;
     return;
   }
@@ -435,7 +437,12 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
         builder.segments.push([]);
         if (type === 'column') (builder.columnBreaks ??= new Set()).add(builder.segments.length - 1);
       }
-      else pushText(builder, '\n', style);
+      else if (type === undefined || type === 'textWrapping') {
+        // A break that clears floats is a run of its own, which the layout ends below them (ECMA-376 17.3.3.1).
+        const clear = node.attrs['w:clear'];
+        if (clear === 'left' || clear === 'right' || clear === 'all') builder.segments[builder.segments.length - 1].push({ type: 'text', text: '\n', style, clear });
+        else pushText(builder, '\n', style);
+      } else pushText(builder, '\n', style);
       break;
     }
     case 'w:cr':

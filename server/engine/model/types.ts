@@ -117,6 +117,11 @@ export interface TextRun {
    * puts the note on the page of the line that holds the mark. Read from .docx only.
    */
   footnote?: number;
+  /**
+   * The run is one line break ('\n') that also clears floats (.docx w:br w:clear): the text after it starts on
+   * the first line no float narrows on that side ('left', 'right') or on either ('all').
+   */
+  clear?: 'left' | 'right' | 'all';
 }
 
 export interface ImageRun {

@@ -9,7 +9,7 @@
  * physical positions (visual order, alignment) when a line is finished.
  */
 import type { RenderBudget } from '../budget.js';
-import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
+import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop, TextRun } from '../../model/types.js';
 import type { Box } from '../flow/boxes.js';
 import { layoutChart } from './chart.js';
 import { familyFor, variantOf, type FamilyDef, type Variant } from '../fonts/families.js';
@@ -69,6 +69,8 @@ export interface Narrow {
   to: number;
   start: number;
   end: number;
+  /** The foot of the floats beside these lines, from the paragraph's top (where a clearing break resumes). */
+  foot?: number;
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -129,7 +131,7 @@ type Unit =
   | { t: 'word'; segs: Seg[]; width: number }
   | { t: 'space'; seg: TextSeg; width: number }
   | { t: 'tab'; face: Face; fmt: Fmt }
-  | { t: 'br'; face: Face; fmt: Fmt };
+  | { t: 'br'; face: Face; fmt: Fmt; clear?: TextRun['clear'] };
 
 /** Word's automatic space: a fifth of the font size (LibreOffice draws 1.6 pt at 8 pt, 2.2 pt at 11 pt). */
 const AUTO_SPACE_EM = 0.2;
@@ -610,6 +612,7 @@ class LineBreaker {
         this.line.markFace = unit.face;
         this.line.markFmt = unit.fmt;
         this.finish(true);
+        if (unit.clear) this.clear(unit.clear);
         return;
       case 'tab':
         this.tab(unit.face, unit.fmt);
@@ -674,6 +677,30 @@ class LineBreaker {
 
   end(): void {
     this.finish(true, true);
+  }
+
+  /**
+   * After a break that clears floats (ECMA-376 17.3.3.1, w:clear): the lines beside them on that side stay
+   * empty, and the text resumes at their foot (the last empty line ends there, not a whole line lower).
+   */
+  private clear(side: 'left' | 'right' | 'all'): void {
+    let foot = 0;
+    let skipped = 0;
+    while (this.clearing(side)) {
+      foot = Math.max(foot, this.narrowing?.foot ?? 0);
+      this.skipLine();
+      skipped++;
+    }
+    const top = this.lines.reduce((a, l) => a + l.height, 0);
+    const last = this.lines[this.lines.length - 1];
+    if (skipped > 0 && foot > 0 && top > foot) last.height = Math.max(0, last.height - (top - foot));
+  }
+
+  /** Whether a float narrows the line being started on the side a clearing break names. */
+  private clearing(side: 'left' | 'right' | 'all'): boolean {
+    const n = this.narrowing;
+    if (!n) return false;
+    return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS;
   }
 
   /** Leaves the line being started empty (beside a float); a first line's indent passes to the next one. */
@@ -1037,6 +1064,9 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       } else {
         for (const fr of splitByFace(text, family, variant)) builder.text(fr.text, fr.face, lineFmt(fmt, fr.face, family, variant));
       }
+      // A break that clears floats (TextRun.clear): the line breaker ends it below them.
+      const last = builder.units[builder.units.length - 1];
+      if (run.clear && last?.t === 'br' && (run.clear === 'left' || run.clear === 'right' || run.clear === 'all')) last.clear = run.clear;
     } else if (run.type === 'field') {
       if (run.field !== 'page' && run.field !== 'pages') continue;
       hasFields = true;
