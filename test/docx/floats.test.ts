@@ -470,3 +470,23 @@ test('a rectangular callout (wedgeRectCallout) keeps its geometry and its tip fr
   const below = calloutPoints(0, 0, 120, 240, [-0.20833, 0.625]);
   assert.deepEqual(round(below.slice(9, 12)), [[50, 240], [35, 270], [20, 240]]);
 });
+
+test('a line break that clears floats (w:br w:clear) starts the text after it below a float on that side', async () => {
+  // A 150 × 120 pt picture at the top left of the body, square wrap: "Beside" goes to its right.
+  const float = anchor({ x: MARGIN, y: MARGIN, w: 150, h: 120, wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE);
+  const para = (clear: string): string =>
+    `<w:p>${float}<w:r><w:t>Beside</w:t></w:r><w:r><w:br w:type="textWrapping" w:clear="${clear}"/></w:r><w:r><w:t>After</w:t></w:r></w:p>${p('Next')}`;
+  for (const clear of ['all', 'left']) {
+    const pages = await docxPages(docx(para(clear)));
+    assert.ok(findText(pages, 'Beside').x > MARGIN + 150, `beside the picture: ${findText(pages, 'Beside').x}`);
+    const after = findText(pages, 'After');
+    // At the picture's foot (its baseline within one line below it, not a whole skipped line lower), at the margin.
+    assert.ok(after.y > MARGIN + 120 && after.y < MARGIN + 120 + 11.5, `clear=${clear}: "After" at y ${after.y}, not just below the picture's foot ${MARGIN + 120}`);
+    near(after.x, MARGIN, `clear=${clear}: "After" x`);
+  }
+  // Clearing the right side, or no clearing: the next line is still beside the picture.
+  for (const clear of ['right', 'none']) {
+    const after = findText(await docxPages(docx(para(clear))), 'After');
+    assert.ok(after.x > MARGIN + 150 && after.y < MARGIN + 120, `clear=${clear}: "After" at ${after.x}, ${after.y}`);
+  }
+});

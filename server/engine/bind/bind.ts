@@ -219,7 +219,7 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
     switch (node.k) {
       case 'run':
         // A footnote's mark stays a run of its own: it names its note (flow/notes.ts).
-        if (node.run.type === 'text' && node.run.footnote === undefined) pushText(runs, node.run.text, node.run.style);
+        if (node.run.type === 'text' && node.run.footnote === undefined && node.run.clear === undefined) pushText(runs, node.run.text, node.run.style);
         else runs.push(node.run);
         break;
       case 'var': {
@@ -251,7 +251,7 @@ function bindInline(content: CInline[], ctx: Ctx, runs: Inline[]): void {
 /** Appends text, joining it to the previous run when that has the same (interned) style. */
 function pushText(runs: Inline[], text: string, style: RunStyle | undefined): void {
   const last = runs[runs.length - 1];
-  if (last !== undefined && last.type === 'text' && last.style === style && last.footnote === undefined) {
+  if (last !== undefined && last.type === 'text' && last.style === style && last.footnote === undefined && last.clear === undefined) {
     runs[runs.length - 1] = style ? { type: 'text', text: last.text + text, style } : { type: 'text', text: last.text + text };
     return;
   }

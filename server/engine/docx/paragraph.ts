@@ -4,7 +4,7 @@
  * style are merged. A page break inside a paragraph splits it around a PageBreak block; text boxes, SmartArt
  * text and other floating content follow the paragraph that anchors them.
  */
-import type { Block, FieldRun, Inline, Paragraph, RunStyle, Table, TableCell, TextRun } from '../model/types.js';
+import type { Block, ChartRun, FieldRun, ImageRun, Inline, Paragraph, RunStyle, ShapeRun, Table, TableCell, TextRun } from '../model/types.js';
 import type { Item, OpenField, PartContext } from './context.js';
 import { chooseAlternate } from './alternate.js';
 import { readDrawing, readVml, type FloatBox } from './drawing.js';
@@ -155,9 +155,11 @@ function mergeRuns(runs: Inline[]): Inline[] {
     const prev = out[out.length - 1];
     if (run.type === 'text') {
       if (run.text === '') continue;
-      // A footnote's mark stays a run of its own (it names its note), and nothing joins it.
-      const key = run.footnote === undefined ? styleKey(run.style) : '\0note';
-      if (prev && prev.type === 'text' && lastKey === key && run.footnote === undefined) {
+      // A footnote's mark stays a run of its own (it names its note), and nothing joins it; so does a line
+      // break that clears floats.
+      const own = run.footnote !== undefined || run.clear !== undefined;
+      const key = own ? '\0own' : styleKey(run.style);
+      if (prev && prev.type === 'text' && lastKey === key && !own) {
         prev.text += run.text;
         continue;
       }
@@ -263,7 +265,7 @@ function pushField(builder: Builder, field: 'page' | 'pages', style: RunStyle): 
 function pushText(builder: Builder, text: string, style: RunStyle): void {
   const seg = builder.segments[builder.segments.length - 1];
   const prev = seg[seg.length - 1];
-  if (prev && prev.type === 'text' && prev.style === style && prev.footnote === undefined) {
+  if (prev && prev.type === 'text' && prev.style === style && prev.footnote === undefined && prev.clear === undefined) {
     prev.text += text;
     return;
   }
@@ -419,6 +421,11 @@ function runText(run: XElement): string {
   return out;
 }
 
+/** A picture keeps its run's style (its font sizes a line of pictures alone); a chart or shape needs none. */
+function withRunStyle(run: ImageRun | ChartRun | ShapeRun, style: RunStyle): ImageRun | ChartRun | ShapeRun {
+  return run.type === 'image' ? { ...run, style } : run;
+}
+
 function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, builder: Builder): void {
   switch (node.name) {
     case 'w:t':
@@ -434,7 +441,12 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
         builder.segments.push([]);
         if (type === 'column') (builder.columnBreaks ??= new Set()).add(builder.segments.length - 1);
       }
-      else pushText(builder, '\n', style);
+      else if (type === undefined || type === 'textWrapping') {
+        // A break that clears floats is a run of its own, which the layout ends below them (ECMA-376 17.3.3.1).
+        const clear = node.attrs['w:clear'];
+        if (clear === 'left' || clear === 'right' || clear === 'all') builder.segments[builder.segments.length - 1].push({ type: 'text', text: '\n', style, clear });
+        else pushText(builder, '\n', style);
+      } else pushText(builder, '\n', style);
       break;
     }
     case 'w:cr':
@@ -453,14 +465,14 @@ function readRunContent(ctx: PartContext, node: XElement, style: RunStyle, build
     }
     case 'w:drawing': {
       const out = readDrawing(ctx, node);
-      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.image) builder.segments[builder.segments.length - 1].push(withRunStyle(out.image, style));
       if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }
     case 'w:pict':
     case 'w:object': {
       const out = readVml(ctx, node);
-      if (out.image) builder.segments[builder.segments.length - 1].push(out.image);
+      if (out.image) builder.segments[builder.segments.length - 1].push(withRunStyle(out.image, style));
       if (out.blocks.length > 0) builder.floats.push({ blocks: out.blocks, box: out.box, positioned: out.positioned, segment: builder.segments.length - 1 });
       break;
     }

@@ -119,6 +119,11 @@ export interface TextRun {
    * puts the note on the page of the line that holds the mark. Read from .docx only.
    */
   footnote?: number;
+  /**
+   * The run is one line break ('\n') that also clears floats (.docx w:br w:clear): the text after it starts on
+   * the first line no float narrows on that side ('left', 'right') or on either ('all').
+   */
+  clear?: 'left' | 'right' | 'all';
 }
 
 export interface ImageRun {
@@ -135,6 +140,11 @@ export interface ImageRun {
    * or thick border reaches past its box). The picture is drawn inside it; `width` × `height` stay its own size.
    */
   pad?: { left: number; top: number; right: number; bottom: number };
+  /**
+   * The style of the run holding the picture (.docx: its w:rPr): only its font and size count, a line holding
+   * pictures alone being at least as tall as that font's line (absent: the paragraph mark's font).
+   */
+  style?: RunStyle;
 }
 
 /** A value the renderer fills per page. */

@@ -249,6 +249,8 @@ function pushText(out: CInline[], info: ParaInfo, start: number, end: number, st
     const piece: Inline = style ? { type: 'text', text, style } : { type: 'text', text };
     // A footnote's mark keeps the note it names (flow/notes.ts places the note by it).
     if (run.footnote !== undefined) piece.footnote = run.footnote;
+    // So does a line break that clears floats (layout/paragraph.ts ends it below them).
+    if (run.clear !== undefined) piece.clear = run.clear;
     out.push({ k: 'run', run: piece });
   }
 }

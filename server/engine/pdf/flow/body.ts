@@ -299,7 +299,7 @@ export class BodyFlow {
     const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
     const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
     if (from >= to) return p;
-    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right }]);
+    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right, foot: around.y2 - this.y }]);
   }
 
   /**
@@ -318,8 +318,10 @@ export class BodyFlow {
       const [start, end] = [at.left - left, right - at.right];
       if (start === 0 && end === 0) continue;
       const last = bands[bands.length - 1];
-      if (last && last.to === i && last.start === start && last.end === end) last.to = i + 1;
-      else bands.push({ from: i, to: i + 1, start, end });
+      if (last && last.to === i && last.start === start && last.end === end) {
+        last.to = i + 1;
+        last.foot = Math.max(last.foot ?? 0, at.y2 - this.y);
+      } else bands.push({ from: i, to: i + 1, start, end, foot: at.y2 - this.y });
     }
     return bands;
   }
@@ -391,7 +393,9 @@ export class BodyFlow {
     if (p.pageBreakBefore && !this.atTop) this.newPage();
     const contentHeight = this.geo.bottom - this.colTop;
     if (p.keepWithNext && !this.atTop) {
-      let need = paragraphHeight(p);
+      // Its own space after needs no room at the page's foot when nothing follows it here (the last paragraph of
+      // a section before a new page: aspose__Rendering's empty heading that ends a section fits as in LibreOffice).
+      let need = paragraphHeight(p) - (next ? 0 : p.spaceAfter);
       if (next?.kind === 'paragraph') need += next.spaceBefore + (next.lines[0]?.height ?? 0);
       else if (next?.kind === 'table') need += next.heights[0] ?? 0;
       if (need > this.room && need <= contentHeight) this.nextColumn();

@@ -56,6 +56,11 @@ export interface ImageItem {
   outline?: ImageOutline;
   /** Room kept around the picture inside `width` × `height` (ImageRun.pad). */
   pad?: ImagePad;
+  /**
+   * The ascent and descent (points) of the picture's run font (ImageRun.style): a line of pictures alone is at
+   * least as tall as that font's line.
+   */
+  font?: { ascent: number; descent: number };
 }
 
 export interface ImagePad {

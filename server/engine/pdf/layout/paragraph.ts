@@ -9,7 +9,7 @@
  * physical positions (visual order, alignment) when a line is finished.
  */
 import type { RenderBudget } from '../budget.js';
-import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop } from '../../model/types.js';
+import type { ChartRun, Paragraph, ParagraphStyle, RunStyle, TabStop, TextRun } from '../../model/types.js';
 import type { Box } from '../flow/boxes.js';
 import { layoutChart } from './chart.js';
 import { layoutInlineShape } from './inline-shape.js';
@@ -70,6 +70,8 @@ export interface Narrow {
   to: number;
   start: number;
   end: number;
+  /** The foot of the floats beside these lines, from the paragraph's top (where a clearing break resumes). */
+  foot?: number;
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -102,6 +104,8 @@ interface ImageSeg {
   fmt: Fmt | null;
   outline?: ImageOutline;
   pad?: ImagePad;
+  /** The ascent and descent (points) of the picture's run font (ImageItem.font). */
+  font?: { ascent: number; descent: number };
 }
 /** A chart, or a shape drawn in the line (inline-shape.ts): boxes relative to its top-left corner. */
 interface ChartSeg {
@@ -131,7 +135,7 @@ type Unit =
   | { t: 'word'; segs: Seg[]; width: number }
   | { t: 'space'; seg: TextSeg; width: number }
   | { t: 'tab'; face: Face; fmt: Fmt }
-  | { t: 'br'; face: Face; fmt: Fmt };
+  | { t: 'br'; face: Face; fmt: Fmt; clear?: TextRun['clear'] };
 
 /** Word's automatic space: a fifth of the font size (LibreOffice draws 1.6 pt at 8 pt, 2.2 pt at 11 pt). */
 const AUTO_SPACE_EM = 0.2;
@@ -388,7 +392,7 @@ function segToItem(seg: Seg, x: number): Item {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
     case 'image': {
-      const item: ImageItem = { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline };
+      const item: ImageItem = { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline, font: seg.font };
       if (seg.pad) item.pad = seg.pad;
       return item;
     }
@@ -629,6 +633,7 @@ class LineBreaker {
         this.line.markFace = unit.face;
         this.line.markFmt = unit.fmt;
         this.finish(true);
+        if (unit.clear) this.clear(unit.clear);
         return;
       case 'tab':
         this.tab(unit.face, unit.fmt);
@@ -695,6 +700,30 @@ class LineBreaker {
     this.finish(true, true);
   }
 
+  /**
+   * After a break that clears floats (ECMA-376 17.3.3.1, w:clear): the lines beside them on that side stay
+   * empty, and the text resumes at their foot (the last empty line ends there, not a whole line lower).
+   */
+  private clear(side: 'left' | 'right' | 'all'): void {
+    let foot = 0;
+    let skipped = 0;
+    while (this.clearing(side)) {
+      foot = Math.max(foot, this.narrowing?.foot ?? 0);
+      this.skipLine();
+      skipped++;
+    }
+    const top = this.lines.reduce((a, l) => a + l.height, 0);
+    const last = this.lines[this.lines.length - 1];
+    if (skipped > 0 && foot > 0 && top > foot) last.height = Math.max(0, last.height - (top - foot));
+  }
+
+  /** Whether a float narrows the line being started on the side a clearing break names. */
+  private clearing(side: 'left' | 'right' | 'all'): boolean {
+    const n = this.narrowing;
+    if (!n) return false;
+    return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS;
+  }
+
   /** Leaves the line being started empty (beside a float); a first line's indent passes to the next one. */
   private skipLine(): void {
     const first = this.line.first;
@@ -735,12 +764,25 @@ function lineMetrics(items: Item[], markFace: Face, markFmt: Fmt, geo: ParaGeome
     textDesc = Math.max(textDesc, d, -it.fmt.rise + m.descent * it.fmt.drawSize);
   }
   const pictureAsc = asc;
-  if (textAsc === 0 && textDesc === 0 && asc === 0) {
-    textAsc = markFace.ascent * markFmt.size;
-    textDesc = markFace.descent * markFmt.size;
+  const noText = textAsc === 0 && textDesc === 0;
+  if (noText) {
+    // An empty line is as tall as the paragraph mark's font; a line of pictures alone as their runs' font (the
+    // mark's when the model does not say: LibreOffice 7.4 sizes it by the picture's run, not by the mark).
+    const fonts = items.flatMap((it) => (it.kind === 'image' && it.font ? [it.font] : []));
+    textAsc = fonts.length > 0 ? Math.max(...fonts.map((f) => f.ascent)) : markFace.ascent * markFmt.size;
+    textDesc = fonts.length > 0 ? Math.max(...fonts.map((f) => f.descent)) : markFace.descent * markFmt.size;
   }
-  asc = Math.max(asc, textAsc);
-  desc = Math.max(desc, textDesc);
+  if (noText && pictureAsc > 0) {
+    // A line of pictures alone is still a line of the paragraph's text: it is at least as tall as its font's
+    // line (a 1-pt separator picture takes a whole text line in Word and LibreOffice, not 1 pt), and "multiple"
+    // spacing adds its share of that font's line. A picture taller than that line sets the height alone,
+    // standing on the line's foot (LibreOffice 7.4: a 100-pt picture's line is 100 pt at 11 pt).
+    asc = Math.max(pictureAsc, textAsc);
+    desc = Math.max(0, textAsc + textDesc - asc);
+  } else {
+    asc = Math.max(asc, textAsc);
+    desc = Math.max(desc, textDesc);
+  }
   if (geo.lineExact > 0 || geo.lineAtLeast > 0) {
     // A length, whatever the line holds: exactly it (taller content is cut off at the top, as in Word), or at
     // least it; the room above the text grows or shrinks, the descent stays at the bottom.
@@ -1057,6 +1099,9 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       } else {
         for (const fr of splitByFace(text, family, variant)) builder.text(fr.text, fr.face, lineFmt(fmt, fr.face, family, variant));
       }
+      // A break that clears floats (TextRun.clear): the line breaker ends it below them.
+      const last = builder.units[builder.units.length - 1];
+      if (run.clear && last?.t === 'br' && (run.clear === 'left' || run.clear === 'right' || run.clear === 'all')) last.clear = run.clear;
     } else if (run.type === 'field') {
       if (run.field !== 'page' && run.field !== 'pages') continue;
       hasFields = true;
@@ -1070,6 +1115,13 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
     } else if (run.type === 'image') {
       const seg = imageSeg(run, null, ctx);
+      if (seg && run.style && typeof run.style === 'object') {
+        // The picture's run font sizes a line of pictures alone (lineMetrics), as the mark's sizes an empty line.
+        const rs = merge(ctx.defaults.run, run.style);
+        const face = primaryFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
+        const size = makeFmt(rs).size;
+        seg.font = { ascent: face.ascent * size, descent: face.descent * size };
+      }
       if (seg) builder.object(seg);
     } else if (run.type === 'chart') {
       const seg = chartSeg(run, ctx);
