@@ -12,6 +12,7 @@ import { isNestedBlock, readParagraph } from './paragraph.js';
 import type { TableLayer } from './styles.js';
 import { readTable } from './table.js';
 import { joinStyleSeparators } from './style-separator.js';
+import { withoutHidden } from './hidden-mark.js';
 import { dropped } from './warnings.js';
 import { child, childVal, type XElement } from './xml.js';
 
@@ -74,10 +75,11 @@ export function createPartContext(doc: DocContext, part: string): PartContext {
       if (depth >= MAX_DEPTH) return [];
       depth++;
       try {
-        const out: Item[] = [];
+        const walked: Item[] = [];
         const frames: Frames = { open: null, waiting: [] };
-        walk(ctx, container, table, out, frames);
-        flushFrames(frames, out);
+        walk(ctx, container, table, walked, frames);
+        flushFrames(frames, walked);
+        const out = withoutHidden(walked);
         joinStyleSeparators(out);
         // A paragraph after a section's end starts that section (often a page): it keeps its whole space before.
         const sectionStarts = new Set(out.filter((item, i) => i > 0 && out[i - 1].type === 'sectionEnd'));

@@ -16,6 +16,7 @@ import { bulletText } from './numbering.js';
 import { round2 } from './units.js';
 import { dropped } from './warnings.js';
 import { isStyleSeparator, markRunsOn } from './style-separator.js';
+import { markHidden } from './hidden-mark.js';
 
 interface Builder {
   /** Inline content split at page breaks. */
@@ -127,7 +128,11 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   const footnotes = ctx.doc.notes?.takeFootnotes();
   if (footnotes && lastPara) lastPara.footnotes = footnotes;
   // A style separator's paragraph runs on into the next one; not when floats or a section's end come between.
-  if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && isStyleSeparator(pPr)) markRunsOn(lastPara);
+  const separator = isStyleSeparator(pPr);
+  if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && separator) markRunsOn(lastPara);
+  // A hidden mark on a paragraph that shows nothing else: no line (hidden-mark.ts).
+  const bare = builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0;
+  if (lastPara && items.length === 1 && bare && markR.vanish && !separator && !child(pPr, 'w:sectPr')) markHidden(lastPara);
   const sectPr = child(pPr, 'w:sectPr');
   if (sectPr) {
     const markOnly = !level && !onlyAnchors && builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0 &&
