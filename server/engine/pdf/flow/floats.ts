@@ -221,8 +221,8 @@ function widestGap(hits: Exclusion[], left: number, right: number): { left: numb
   if (leftAllows && right > from) gaps.push({ left: from, right });
   const min = hits.some((e) => e.side === undefined || e.side === 'largest') ? MIN_BESIDE : MIN_BESIDE_SIDES;
   // One float with room on both sides that lets text take both (wrapText bothSides, ECMA-376 §20.4.3.7): each
-  // line fills the room left of it, then goes on right of it (LibreOffice's SwTextFly: a line is cut in portions
-  // around the fly, the text flowing through both).
+  // line fills the room left of it, then goes on right of it (LibreOffice: SwTextFormatter::CalcFlyWidth in
+  // sw/source/core/text/itrform2.cxx puts a fly portion in the line and formats the text on after it).
   const [a, b] = gaps;
   if (hits.length === 1 && hits[0].side === 'bothSides' && gaps.length === 2 && a.right - a.left >= min && b.right - b.left >= min) {
     return { left: a.left, right: b.right, hole: { start: a.right, end: b.left } };
