@@ -287,6 +287,15 @@ test('bothSides: a float in the middle of the column has text on both sides of i
   }
 });
 
+test('bothSides: a paragraph indented past the left edge of a middle float sets its lines beside it right of the float, never over it', async () => {
+  const f = anchor({ x: 150, y: 0, w: 150, h: 80, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE);
+  const pages = await docxPages(docx(`<w:p><w:pPr><w:ind w:left="${200 * 20}"/></w:pPr>${f}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`));
+  const [img] = boxesOf(pages, 'image');
+  const beside = textBoxes(pages).filter((t) => t.y > img.y && t.y - t.size * 0.8 < img.y + img.h);
+  assert.ok(beside.length >= 4, `lines beside the float: ${beside.length}`);
+  for (const t of beside) assert.ok(t.x >= img.x + img.w + 9 - 0.5, `"${t.text}" at ${t.x} is right of the float (${img.x + img.w + 9})`);
+});
+
 test('beside a float, a word wider than the room left but not than the column goes below the float whole, not cut letter by letter (pdftotext -bbox)', async () => {
   // Text may go only left of the float, a 51 pt strip (60 pt less its 9 pt distance): the short words fit there,
   // the long word (wider than the strip, narrower than the column) is set whole on the first line below the float.

@@ -515,11 +515,18 @@ class LineBreaker {
     const start = this.lineStart(first);
     const line: LineBuild = { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
     const hole = this.narrowing?.hole;
-    if (hole && hole.start > start + EPS && hole.end < line.end - EPS) {
-      // The part left of the float first: it ends where the float's room begins.
+    if (!hole) return line;
+    const leftRoom = hole.start > start + EPS;
+    const rightRoom = hole.end < line.end - EPS;
+    if (leftRoom) {
+      // The part left of the float first: it ends where the float's room begins (the text goes on right of it
+      // when there is room there: jumpHole).
       line.end = hole.start;
       line.cut = this.geo.width - this.geo.indentEnd - hole.start;
-      line.hole = hole;
+      if (rightRoom) line.hole = hole;
+    } else {
+      // An indent that reaches into the float: the line starts right of it.
+      line.start = line.x = Math.max(start, hole.end);
     }
     return line;
   }
