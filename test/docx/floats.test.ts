@@ -260,6 +260,42 @@ test('wrapText left and right: text goes only on the side the float allows', asy
   }
 });
 
+test('bothSides: a float in the middle of the column has text on both sides of it, each line left part first, then right (ECMA-376 §20.4.3.7)', async () => {
+  for (const jc of ['left', 'both'] as const) {
+    // 150 pt from the column's left, 150 wide, 9 pt apart from the text: room 141 pt left of it and 162 pt right.
+    const f = anchor({ x: 150, y: 0, w: 150, h: 80, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE);
+    const pages = await docxPages(docx(`<w:p><w:pPr><w:jc w:val="${jc}"/></w:pPr>${f}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`));
+    const [img] = boxesOf(pages, 'image');
+    const text = textBoxes(pages);
+    const beside = text.filter((t) => t.y > img.y && t.y - t.size * 0.8 < img.y + img.h);
+    const baselines = [...new Set(beside.map((t) => t.y.toFixed(2)))];
+    assert.ok(baselines.length >= 4, `${jc}: lines beside the float: ${baselines.length}`);
+    for (const y of baselines) {
+      const row = beside.filter((t) => t.y.toFixed(2) === y);
+      const left = row.filter((t) => t.x + t.width <= img.x - 9 + 0.5);
+      const right = row.filter((t) => t.x >= img.x + img.w + 9 - 0.5);
+      assert.equal(left.length + right.length, row.length, `${jc}: nothing over the float at ${y}: ${JSON.stringify(row.map((t) => [t.x, t.text]))}`);
+      assert.ok(left.length > 0 && right.length > 0, `${jc}: text on both sides at ${y}: ${JSON.stringify(row.map((t) => [t.x, t.text]))}`);
+      near(Math.min(...left.map((t) => t.x)), MARGIN, `${jc}: the left part starts at the margin`);
+      near(Math.min(...right.map((t) => t.x)), img.x + img.w + 9, `${jc}: the right part starts after the float`);
+      // Justified, each part fills its own room: the left one up to the float's distance.
+      if (jc === 'both') near(Math.max(...left.map((t) => t.x + t.width)), img.x - 9, 'a justified left part ends at the float');
+    }
+    // Reading order: the text runs left part, right part, next line — the paragraph's words in order.
+    const words = text.map((t) => t.text).join(' ').split(/\s+/).filter(Boolean);
+    assert.deepEqual(words.slice(0, 40), LOREM.split(/\s+/).filter(Boolean).slice(0, 40), `${jc}: words in order`);
+  }
+});
+
+test('bothSides: a paragraph indented past the left edge of a middle float sets its lines beside it right of the float, never over it', async () => {
+  const f = anchor({ x: 150, y: 0, w: 150, h: 80, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE);
+  const pages = await docxPages(docx(`<w:p><w:pPr><w:ind w:left="${200 * 20}"/></w:pPr>${f}<w:r><w:t>${LOREM}</w:t></w:r></w:p>`));
+  const [img] = boxesOf(pages, 'image');
+  const beside = textBoxes(pages).filter((t) => t.y > img.y && t.y - t.size * 0.8 < img.y + img.h);
+  assert.ok(beside.length >= 4, `lines beside the float: ${beside.length}`);
+  for (const t of beside) assert.ok(t.x >= img.x + img.w + 9 - 0.5, `"${t.text}" at ${t.x} is right of the float (${img.x + img.w + 9})`);
+});
+
 test('beside a float, a word wider than the room left but not than the column goes below the float whole, not cut letter by letter (pdftotext -bbox)', async () => {
   // Text may go only left of the float, a 51 pt strip (60 pt less its 9 pt distance): the short words fit there,
   // the long word (wider than the strip, narrower than the column) is set whole on the first line below the float.

@@ -16,7 +16,7 @@ import { flowBodyTable } from './table.js';
 import { footnotesOf, notesByLine, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
 import { balancedHeight, type ColumnSet } from './columns.js';
-import { floatRect, frameOf, placeFloat, placeFloatsInStacks, wrapAround, type Exclusion } from './floats.js';
+import { floatRect, frameOf, holeOf, placeFloat, placeFloatsInStacks, sameHole, wrapAround, type Exclusion } from './floats.js';
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
 import type { Narrow } from '../layout/paragraph.js';
@@ -290,7 +290,7 @@ export class BodyFlow {
       this.atTop = false;
     }
     // A list item is not laid out again (its number would advance twice): it keeps its width.
-    if ((around.left === left && around.right === right) || !this.relayout || p.source.list) return p;
+    if ((around.left === left && around.right === right && !around.hole) || !this.relayout || p.source.list) return p;
     // The lines beside the floats: counted with the present lines' height (narrower lines are more of them).
     const lineHeight = height / Math.max(1, p.lines.length);
     if (!(lineHeight > 0)) return p;
@@ -299,7 +299,7 @@ export class BodyFlow {
     const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
     const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
     if (from >= to) return p;
-    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right, foot: around.y2 - this.y }]);
+    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right, foot: around.y2 - this.y, ...holeOf(around, left) }]);
   }
 
   /**
@@ -316,12 +316,13 @@ export class BodyFlow {
       const at = wrapAround(this.exclusions, left, right, y, lineHeight);
       if (at.top > y + 0.01) return null;
       const [start, end] = [at.left - left, right - at.right];
-      if (start === 0 && end === 0) continue;
+      if (start === 0 && end === 0 && !at.hole) continue;
+      const { hole } = holeOf(at, left);
       const last = bands[bands.length - 1];
-      if (last && last.to === i && last.start === start && last.end === end) {
+      if (last && last.to === i && last.start === start && last.end === end && sameHole(last.hole, hole)) {
         last.to = i + 1;
         last.foot = Math.max(last.foot ?? 0, at.y2 - this.y);
-      } else bands.push({ from: i, to: i + 1, start, end, foot: at.y2 - this.y });
+      } else bands.push({ from: i, to: i + 1, start, end, foot: at.y2 - this.y, ...(hole ? { hole } : {}) });
     }
     return bands;
   }

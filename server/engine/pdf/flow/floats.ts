@@ -187,6 +187,8 @@ export interface Around {
   top: number;
   y1: number;
   y2: number;
+  /** The float's room inside [left, right] when text passes on both sides of it (page coordinates). */
+  hole?: { start: number; end: number };
 }
 
 /**
@@ -205,7 +207,7 @@ const MIN_BESIDE_SIDES = 36;
  * The widest free span in [left, right] between the square-wrapped floats `hits`, on a side each float lets text
  * take (wrapText 'left': only left of it; 'right': only right of it); null when none is wide enough.
  */
-function widestGap(hits: Exclusion[], left: number, right: number): { left: number; right: number } | null {
+function widestGap(hits: Exclusion[], left: number, right: number): { left: number; right: number; hole?: { start: number; end: number } } | null {
   const edges = hits.map((e) => ({ a: Math.max(left, e.x1), b: Math.min(right, e.x2), side: e.side })).sort((x, y) => x.a - y.a);
   // A gap is usable when the float on its left allows text on its right and the one on its right allows text on its left.
   const gaps: Array<{ left: number; right: number }> = [];
@@ -218,6 +220,13 @@ function widestGap(hits: Exclusion[], left: number, right: number): { left: numb
   }
   if (leftAllows && right > from) gaps.push({ left: from, right });
   const min = hits.some((e) => e.side === undefined || e.side === 'largest') ? MIN_BESIDE : MIN_BESIDE_SIDES;
+  // One float with room on both sides that lets text take both (wrapText bothSides, ECMA-376 §20.4.3.7): each
+  // line fills the room left of it, then goes on right of it (LibreOffice: SwTextFormatter::CalcFlyWidth in
+  // sw/source/core/text/itrform2.cxx puts a fly portion in the line and formats the text on after it).
+  const [a, b] = gaps;
+  if (hits.length === 1 && hits[0].side === 'bothSides' && gaps.length === 2 && a.right - a.left >= min && b.right - b.left >= min) {
+    return { left: a.left, right: b.right, hole: { start: a.right, end: b.left } };
+  }
   let best: { left: number; right: number } | null = null;
   for (const g of gaps) if (g.right - g.left >= min && (!best || g.right - g.left > best.right - best.left)) best = g;
   return best;
@@ -239,6 +248,16 @@ export function wrapAround(exclusions: Exclusion[], left: number, right: number,
     y = Math.max(...hits.map((e) => e.y2));
   }
   return { left, right, top: y, y1: y, y2: y };
+}
+
+/** The float's room of `around` from the column's left edge `left` (a line's coordinates), when there is one. */
+export function holeOf(around: Around, left: number): { hole?: { start: number; end: number } } {
+  return around.hole ? { hole: { start: around.hole.start - left, end: around.hole.end - left } } : {};
+}
+
+/** Whether two holes (or none) are the same. */
+export function sameHole(a: { start: number; end: number } | undefined, b: { start: number; end: number } | undefined): boolean {
+  return a === b || (!!a && !!b && Math.abs(a.start - b.start) < 0.01 && Math.abs(a.end - b.end) < 0.01);
 }
 
 /** The frame of a float anchored at `anchorTop` in the column [columnLeft, columnRight] of a page. */

@@ -72,6 +72,12 @@ export interface Narrow {
   end: number;
   /** The foot of the floats beside these lines, from the paragraph's top (where a clearing break resumes). */
   foot?: number;
+  /**
+   * A float in the middle of these lines that lets text pass on both sides (wrapText bothSides): from `start` to
+   * `end` (points from the paragraph's left edge) the lines are interrupted; their text fills the part left of
+   * it first, then continues right of it on the same line (flow/floats.ts widestGap).
+   */
+  hole?: { start: number; end: number };
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -365,6 +371,8 @@ interface LineBuild {
   cut: number;
   /** The last left tab's gap with where the line stood before it (a word that does not fit after it takes it along). */
   lastTab?: { item: Item; x: number; end: number; face: Face; fmt: Fmt };
+  /** Beside a float text passes on both sides of: the line's part left of it is being filled (see Narrow.hole). */
+  hole?: { start: number; end: number };
 }
 
 interface ParaGeometry {
@@ -458,6 +466,8 @@ function splitWord(unit: { segs: Seg[]; width: number }, first: number, rest: nu
 class LineBreaker {
   readonly lines: Line[] = [];
   private line: LineBuild;
+  /** The finished part left of a float of the line being filled right of it (see jumpHole). */
+  private leftPart: Line | null = null;
 
   constructor(
     private readonly geo: ParaGeometry,
@@ -503,7 +513,37 @@ class LineBreaker {
 
   private newLine(first: boolean): LineBuild {
     const start = this.lineStart(first);
-    return { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
+    const line: LineBuild = { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
+    const hole = this.narrowing?.hole;
+    if (!hole) return line;
+    const leftRoom = hole.start > start + EPS;
+    const rightRoom = hole.end < line.end - EPS;
+    if (leftRoom) {
+      // The part left of the float first: it ends where the float's room begins (the text goes on right of it
+      // when there is room there: jumpHole).
+      line.end = hole.start;
+      line.cut = this.geo.width - this.geo.indentEnd - hole.start;
+      if (rightRoom) line.hole = hole;
+    } else {
+      // An indent that reaches into the float: the line starts right of it.
+      line.start = line.x = Math.max(start, hole.end);
+    }
+    return line;
+  }
+
+  /**
+   * Ends the part of the line left of a float text passes on both sides of (aligned and justified on its own, as
+   * Word sets each part) and goes on right of the float, on the same line.
+   */
+  private jumpHole(): void {
+    const line = this.line;
+    const hole = line.hole;
+    if (!hole) return;
+    this.resolveTab();
+    trimTrailingSpaces(line);
+    this.leftPart = finishLine(line, this.geo, false, this.label && line.first ? this.label.items : null);
+    const cut = this.narrowing?.end ?? 0;
+    this.line = { items: [], x: hole.end, start: hole.end, first: line.first, hasTabs: false, tab: null, end: this.geo.width - this.geo.indentEnd - cut, markFace: line.markFace, markFmt: line.markFmt, cut };
   }
 
   /**
@@ -647,6 +687,7 @@ class LineBreaker {
       case 'word': {
         if (this.minWidth) this.minWidth.value = Math.max(this.minWidth.value, unit.width + this.geo.indentStart + this.geo.indentEnd);
         const fits = unit.width - hangingWidth(unit);
+        if (this.line.hole && this.endWith(fits) > this.line.end + EPS) this.jumpHole();
         if (this.endWith(fits) > this.line.end + EPS && this.hasContent()) {
           // A word that does not fit right after a left tab takes the tab to the next line, where it goes to the
           // first stop (LibreOffice 7.4: text ending 10 pt before the margin, a tab, "Yank": "Yank" at 36 pt on
@@ -687,12 +728,10 @@ class LineBreaker {
   finish(forced: boolean, last = false): void {
     this.resolveTab();
     const line = this.line;
-    while (line.items.length > 0) {
-      const tail = line.items[line.items.length - 1];
-      if (tail.kind === 'text' && tail.space) line.items.pop();
-      else break;
-    }
-    this.lines.push(finishLine(line, this.geo, forced || last, this.label && line.first ? this.label.items : null));
+    trimTrailingSpaces(line);
+    const left = this.leftPart;
+    this.leftPart = null;
+    this.lines.push(left ? joinParts(left, finishLine(line, this.geo, forced || last, null)) : finishLine(line, this.geo, forced || last, this.label && line.first ? this.label.items : null));
     this.line = this.newLine(false);
   }
 
@@ -721,15 +760,34 @@ class LineBreaker {
   private clearing(side: 'left' | 'right' | 'all'): boolean {
     const n = this.narrowing;
     if (!n) return false;
-    return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS;
+    return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS || n.hole !== undefined;
   }
 
   /** Leaves the line being started empty (beside a float); a first line's indent passes to the next one. */
   private skipLine(): void {
     const first = this.line.first;
-    this.lines.push(finishLine(this.line, this.geo, true, null));
+    const left = this.leftPart;
+    this.leftPart = null;
+    const part = finishLine(this.line, this.geo, true, null);
+    this.lines.push(left ? joinParts(left, part) : part);
     this.line = this.newLine(first);
   }
+}
+
+/** Drops the spaces a line ends with (they are not drawn and do not count in its alignment). */
+function trimTrailingSpaces(line: LineBuild): void {
+  while (line.items.length > 0) {
+    const tail = line.items[line.items.length - 1];
+    if (tail.kind === 'text' && tail.space) line.items.pop();
+    else break;
+  }
+}
+
+/** One line of the parts left and right of a float: on a common baseline, as tall as the taller part needs. */
+function joinParts(left: Line, right: Line): Line {
+  const baseline = Math.max(left.baseline, right.baseline);
+  const height = baseline + Math.max(left.height - left.baseline, right.height - right.baseline);
+  return { baseline, height, items: [...left.items, ...right.items] };
 }
 
 /** Fallback-drawn text's format with the face its line height comes from (one copy per format and face). */
