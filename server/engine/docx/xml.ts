@@ -51,7 +51,7 @@ class LazyElement implements XElement {
     readonly name: string,
     readonly attrs: Record<string, string>,
     private readonly text: string,
-    private readonly start: number,
+    readonly start: number,
     /** The namespace declarations in force outside the element. */
     private readonly outer: Map<string, string>,
     private readonly skip: ReadonlySet<string> | undefined,
@@ -65,6 +65,9 @@ class LazyElement implements XElement {
     return this.parsed;
   }
 }
+
+/** The names `key in attrs` finds on an object literal without having set them (the eager parse refuses them too). */
+const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** Element nesting deeper than this is not a Word document but an attack on the tree walkers' stacks. */
 const MAX_DEPTH = 1000;
@@ -187,11 +190,6 @@ function parse(
     const raw = text.slice(start, end);
     return nextAmp < end ? decodeEntities(raw) : raw;
   };
-  // decodeAt's checks without the string (a lazy element's content): throws what decodeAt would.
-  const checkAt = (start: number, end: number): void => {
-    if (nextAmp < start) nextAmp = text.indexOf('&', start) >>> 0;
-    if (nextAmp < end) decodeEntities(text.slice(start, end));
-  };
   // Likewise the next '<' (2^32 - 1 when there is none): the next tag, and the check that no attribute value holds one.
   let nextLt = -1;
   const ltFrom = (start: number): number => {
@@ -211,7 +209,6 @@ function parse(
         if (text.slice(pos, lt).trim() !== '') throw new XmlError('Text outside the root element');
       } else if (skipDepth === 0) {
         if (lazyDepth === 0) stack[stack.length - 1].children.push(decodeAt(pos, lt));
-        else checkAt(pos, lt);
       }
     }
     const next = text.charCodeAt(lt + 1);
@@ -253,8 +250,13 @@ function parse(
       scopes.pop();
       if (skipDepth > 0) skipDepth--;
       else if (lazyDepth > 0 && --lazyDepth === 0) {
-        (lazyOpen as LazyElement).end = end + 1;
+        const open = lazyOpen as LazyElement;
+        open.end = end + 1;
         lazyOpen = null;
+        // Entities are checked as they are decoded: content that holds any is read now, so that a bad one is
+        // refused with the part (the same error, thrown by the same parser).
+        const amp = text.indexOf('&', open.start);
+        if (amp >= 0 && amp < end) void open.children;
       }
       if (stack.length === 0) root = done;
       pos = end + 1;
@@ -297,10 +299,8 @@ function parse(
       if (ltFrom(p + 1) < valueEnd) throw new XmlError(`"<" in attribute ${attrName}`);
       rawAttrs[attrCount++] = attrName;
       if (skipDepth > 0) rawAttrs[attrCount++] = '';
-      else if (lazyDepth > 0 && attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
-        checkAt(p + 1, valueEnd);
-        rawAttrs[attrCount++] = '';
-      } else rawAttrs[attrCount++] = decodeAt(p + 1, valueEnd);
+      else if (lazyDepth > 0 && attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) rawAttrs[attrCount++] = '';
+      else rawAttrs[attrCount++] = decodeAt(p + 1, valueEnd);
       p = valueEnd + 1;
     }
     if (skipDepth > 0) {
@@ -339,7 +339,7 @@ function parse(
       }
       if (lazyDepth > 0) {
         // The check below without the object: the same names refused (`in` also finds Object.prototype's).
-        if (keptCount > 0 && key in Object.prototype) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+        if (keptCount > 0 && INHERITED.has(key)) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
         for (let k = 0; k < keptCount; k++) if (kept[k] === key) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
         kept[keptCount++] = key;
         continue;
