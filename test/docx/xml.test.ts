@@ -64,3 +64,57 @@ test('markup inside a skipped element must still be well formed', () => {
     assert.throws(() => parseXml(`<w:styles xmlns:w="${W}">${bad}</w:styles>`, skip), XmlError, bad);
   }
 });
+
+/** An element as plain data (a lazy element's children are read, and so parsed, on the way). */
+function plain(node: XElement | string): unknown {
+  return typeof node === 'string' ? node : { name: node.name, attrs: { ...node.attrs }, children: node.children.map(plain) };
+}
+
+test('skipped attributes are left out of attrs, and still refused when given twice', () => {
+  const drop = new Set(['w:rsidR', 'w14:paraId']);
+  const W14 = 'http://schemas.microsoft.com/office/word/2010/wordml';
+  const root = parseXml(`<w:p xmlns:w="${W}" xmlns:w14="${W14}" w:rsidR="00A1" w14:paraId="1F" w:rsidRDefault="00B2"><w:r w:rsidR="00C3"/></w:p>`, undefined, drop);
+  assert.deepEqual(root.attrs, { 'w:rsidRDefault': '00B2' });
+  assert.deepEqual((root.children[0] as XElement).attrs, {});
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}" w:rsidR="1" w:rsidR="2"/>`, undefined, drop), (e: unknown) => e instanceof XmlError && /Duplicate attribute w:rsidR/.test(e.message));
+  assert.throws(() => parseXml(`<w:p xmlns:w="${W}" w:rsidR="&bogus;"/>`, undefined, drop), XmlError);
+});
+
+test('a lazy element has its attributes at once and, when read, the children an eager parse gives', () => {
+  const text =
+    `<w:styles xmlns:w="${W}"><w:docDefaults/><w:style w:type="paragraph" w:styleId="A"><w:name w:val="a &amp; b"/>` +
+    `<w:rPr xmlns:q="${A}"><q:latin typeface="X"/><![CDATA[<raw>]]></w:rPr> <w:rsid w:val="1"/></w:style>` +
+    `<w:style w:styleId="B"/><w:latentStyles><w:lsdException/></w:latentStyles></w:styles>`;
+  const skip = new Set(['w:latentStyles', 'w:rsid']);
+  const lazyRoot = parseXml(text, skip, undefined, new Set(['w:style']));
+  const style = lazyRoot.children[1] as XElement;
+  assert.deepEqual(style.attrs, { 'w:type': 'paragraph', 'w:styleId': 'A' });
+  assert.deepEqual(plain(lazyRoot), plain(parseXml(text, skip)));
+  // The drawing namespace declared inside the lazy element is resolved when it is read.
+  assert.equal(((style.children[1] as XElement).children[0] as XElement).name, 'a:latin');
+});
+
+test('errors inside a lazy element are thrown when the part is parsed, as an eager parse throws them', () => {
+  const lazy = new Set(['w:style']);
+  const W2 = 'urn:other';
+  for (const bad of [
+    '<w:style><w:a></w:b></w:style>',
+    '<w:style><w:a w:val="1></w:style>',
+    '<w:style><w:a w:val="&nope;"/></w:style>',
+    '<w:style>a &amp b</w:style>',
+    '<w:style><w:a w:val="1" w:val="2"/></w:style>',
+    `<w:style><w:a xmlns:v="${W}" w:val="1" v:val="2"/></w:style>`,
+    '<w:style><w:a w:x="1" constructor="2"/></w:style>',
+    `<w:style><w:a xmlns:z="${W2}"></w:style>`,
+  ]) {
+    const text = `<w:styles xmlns:w="${W}">${bad}</w:styles>`;
+    let eager = '';
+    try {
+      parseXml(text);
+    } catch (err) {
+      eager = (err as Error).message;
+    }
+    assert.notEqual(eager, '', bad);
+    assert.throws(() => parseXml(text, undefined, undefined, lazy), (e: unknown) => e instanceof XmlError && e.message === eager, bad);
+  }
+});

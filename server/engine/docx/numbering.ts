@@ -131,6 +131,8 @@ function readLevel(lvl: XElement, theme: Theme): LevelDef {
 }
 
 export class Numbering {
+  /** The w:abstractNum elements by id; each indexed (abstract()) when a list first uses it. */
+  private readonly abstractEls = new Map<string, XElement>();
   private readonly abstracts = new Map<string, AbstractDef>();
   private readonly nums = new Map<string, NumDef>();
   private readonly memo = new Map<string, ListLevel | null>();
@@ -150,14 +152,7 @@ export class Numbering {
   ) {
     for (const el of children(root, 'w:abstractNum')) {
       const id = el.attrs['w:abstractNumId'];
-      if (id === undefined) continue;
-      const levels = new Map<number, XElement>();
-      for (const lvl of children(el, 'w:lvl')) {
-        const ilvl = num(lvl.attrs['w:ilvl']);
-        if (ilvl !== undefined) levels.set(ilvl, lvl);
-      }
-      const styleLink = child(el, 'w:numStyleLink')?.attrs['w:val'];
-      this.abstracts.set(id, { levels, styleLink });
+      if (id !== undefined) this.abstractEls.set(id, el);
     }
     for (const el of children(root, 'w:num')) {
       const id = el.attrs['w:numId'];
@@ -177,6 +172,22 @@ export class Numbering {
     }
   }
 
+  /** An abstract list's levels and numbering-style link, read from its element once (its content is parsed then). */
+  private abstract(id: string): AbstractDef | undefined {
+    let abs = this.abstracts.get(id);
+    if (abs) return abs;
+    const el = this.abstractEls.get(id);
+    if (!el) return undefined;
+    const levels = new Map<number, XElement>();
+    for (const lvl of children(el, 'w:lvl')) {
+      const ilvl = num(lvl.attrs['w:ilvl']);
+      if (ilvl !== undefined) levels.set(ilvl, lvl);
+    }
+    abs = { levels, styleLink: child(el, 'w:numStyleLink')?.attrs['w:val'] };
+    this.abstracts.set(id, abs);
+    return abs;
+  }
+
   private levelDef(lvl: XElement | undefined): LevelDef | undefined {
     if (!lvl) return undefined;
     let def = this.levelMemo.get(lvl);
@@ -191,7 +202,7 @@ export class Numbering {
   private abstractOf(numId: string, depth = 0): [string, AbstractDef] | undefined {
     const def = this.nums.get(numId);
     if (!def) return undefined;
-    const abs = this.abstracts.get(def.abstractId);
+    const abs = this.abstract(def.abstractId);
     if (!abs) return undefined;
     if (abs.levels.size === 0 && abs.styleLink && depth < 4) {
       const linkedNum = this.styles.numberingStyleNumId(abs.styleLink);

@@ -37,9 +37,30 @@ const NOT_DOCX = 'The file is not a Word document (.docx).';
  * Elements no reader looks at, left out of every part's tree as it is parsed (parseXml's `skip`): a style
  * sheet's w:latentStyles (the recommended, hidden and locked flags of built-in styles a document does not
  * define, up to ~370 w:lsdException elements; formatting never depends on them) is 46 % of the public corpus's
- * styles.xml bytes, and the median file's styles.xml is twice its document.xml.
+ * styles.xml bytes, and the median file's styles.xml is twice its document.xml. Settings' w:rsids (one w:rsid per
+ * editing session: 15,000 elements in the corpus's settings.xml) and a theme's formatting scheme, object defaults
+ * and extra colour schemes (a:fmtScheme: the fills, lines and effects of shape styles, about half of a theme;
+ * only its colours and fonts are read, theme.ts) are never read either.
  */
-const UNREAD: ReadonlySet<string> = new Set(['w:latentStyles']);
+const UNREAD: ReadonlySet<string> = new Set(['w:latentStyles', 'w:rsids', 'a:fmtScheme', 'a:objectDefaults', 'a:extraClrSchemeLst']);
+
+/**
+ * Elements whose content is parsed when a reader first looks into it (parseXml's `lazy`; checked for errors with
+ * the part): a style sheet's w:style and a numbering part's w:abstractNum. The median corpus file's styles.xml is
+ * twice its document.xml and its document uses a handful of the styles; Word copies every list ever pasted into
+ * numbering.xml. StyleSheet and Numbering index them by the ids on their start tags (styles.ts, numbering.ts).
+ */
+const LAZY: ReadonlySet<string> = new Set(['w:style', 'w:abstractNum']);
+
+/**
+ * Attributes no reader looks at, left out of every element's `attrs` (parseXml's `skipAttributes`): the revision
+ * session ids Word writes on paragraphs, runs, table rows and sections (w:rsidR, w:rsidRPr, w:rsidRDefault …) and
+ * Word 2010's paragraph ids (w14:paraId, w14:textId) are a quarter of the attributes of the corpus's
+ * document.xml parts; the filled .docx copies them with the part's text (fill-xml.ts), not from this tree.
+ */
+const UNREAD_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'w:rsidR', 'w:rsidRPr', 'w:rsidRDefault', 'w:rsidP', 'w:rsidDel', 'w:rsidTr', 'w:rsidSect', 'w14:paraId', 'w14:textId',
+]);
 
 /** Joins a relationship target to the folder of the part that owns the relationship. */
 export function resolvePartPath(sourcePart: string, target: string): string {
@@ -171,7 +192,7 @@ export class DocxPackage {
       try {
         const text = decodeXmlBytes(bytes);
         this.textCache.set(key, text);
-        root = parseXml(text, UNREAD);
+        root = parseXml(text, UNREAD, UNREAD_ATTRIBUTES, LAZY);
       } catch (err) {
         if (!(err instanceof XmlError)) throw err;
         if (!optional) throw new EngineError('invalid_template', `The .docx part ${part} is not well-formed XML: ${err.message}.`);

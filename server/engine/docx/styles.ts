@@ -36,10 +36,17 @@ export interface TableStyle {
 interface StyleDef {
   id: string;
   type: string;
-  name: string;
-  basedOn?: string;
-  /** The w:style element: its formatting is read on first use (StyleSheet.formatting). */
+  /** The w:style element: its name, basedOn and formatting are read on first use (its content is parsed then). */
   el: XElement;
+}
+
+/** A style's name (w:name), or its id when it has none. */
+function nameOf(def: StyleDef): string {
+  return child(def.el, 'w:name')?.attrs['w:val'] ?? def.id;
+}
+
+function basedOnOf(def: StyleDef): string | undefined {
+  return child(def.el, 'w:basedOn')?.attrs['w:val'];
 }
 
 interface StyleFormatting {
@@ -116,9 +123,10 @@ export class StyleSheet {
   private readonly formattingMemo = new Map<StyleDef, StyleFormatting>();
 
   /**
-   * Only a style's id, type, name and basedOn are read here; its formatting when a chain first needs it. A sheet
-   * holds every style the producer ever wrote (hundreds of latent and table styles, up to 0.8 MB in the corpus)
-   * while a document uses a handful: reading all of them up front was most of the import of a short document.
+   * Only a style's id and type (attributes of w:style) are read here; its name, basedOn and formatting when a chain
+   * first needs them. A sheet holds every style the producer ever wrote (hundreds of latent and table styles, up to
+   * 0.8 MB in the corpus) while a document uses a handful: reading all of them up front was most of the import of a
+   * short document, and the package parses a w:style's content only when it is first read (package.ts, LAZY).
    */
   constructor(root: XElement | undefined, private readonly theme: Theme) {
     const defaults = child(root, 'w:docDefaults');
@@ -128,13 +136,7 @@ export class StyleSheet {
       const id = el.attrs['w:styleId'];
       if (!id) continue;
       const type = el.attrs['w:type'] ?? 'paragraph';
-      const def: StyleDef = {
-        id,
-        type,
-        name: child(el, 'w:name')?.attrs['w:val'] ?? id,
-        basedOn: child(el, 'w:basedOn')?.attrs['w:val'],
-        el,
-      };
+      const def: StyleDef = { id, type, el };
       if (!this.defs.has(id)) this.defs.set(id, def);
       const isDefault = el.attrs['w:default'] === '1' || el.attrs['w:default'] === 'true';
       if (isDefault) {
@@ -174,7 +176,7 @@ export class StyleSheet {
       const def = this.defs.get(cur);
       if (!def || def.type !== type) break;
       out.unshift(def);
-      cur = def.basedOn;
+      cur = basedOnOf(def);
     }
     return out;
   }
@@ -195,7 +197,7 @@ export class StyleSheet {
       const own = this.formatting(def);
       p = mergeP(p, own.p);
       r = mergeR(r, own.r);
-      const m = /^heading\s*([1-9])$/i.exec(def.name);
+      const m = /^heading\s*([1-9])$/i.exec(nameOf(def));
       if (m) headingFromName = Number(m[1]);
     }
     const resolved = { p, r, headingFromName };

@@ -37,6 +37,38 @@ const NO_CHILDREN: XNode[] = Object.freeze([]) as unknown as XNode[];
 /** Stands on the parser's stack for an element left out of the tree (parseXml's `skip`). */
 const SKIPPED: XElement = Object.freeze({ name: '', attrs: NO_ATTRS, children: NO_CHILDREN });
 
+/**
+ * An element whose content is parsed when it is first read (parseXml's `lazy`). Its start tag is parsed at once
+ * (name, attributes); its content is checked as strictly as the rest of the part while the part is parsed — the same
+ * errors are thrown then — but no node is built for it until `children` is read.
+ */
+class LazyElement implements XElement {
+  private parsed: XNode[] | undefined;
+  /** Where the element's markup ends in `text` (set when its end tag is read). */
+  end = 0;
+
+  constructor(
+    readonly name: string,
+    readonly attrs: Record<string, string>,
+    private readonly text: string,
+    readonly start: number,
+    /** The namespace declarations in force outside the element. */
+    private readonly outer: Map<string, string>,
+    private readonly skip: ReadonlySet<string> | undefined,
+    private readonly skipAttributes: ReadonlySet<string> | undefined,
+  ) {}
+
+  get children(): XNode[] {
+    if (this.parsed === undefined) {
+      this.parsed = parse(this.text.slice(this.start, this.end), this.skip, this.skipAttributes, undefined, this.outer).children;
+    }
+    return this.parsed;
+  }
+}
+
+/** The names `key in attrs` finds on an object literal without having set them (the eager parse refuses them too). */
+const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /** Element nesting deeper than this is not a Word document but an attack on the tree walkers' stacks. */
 const MAX_DEPTH = 1000;
 
@@ -93,17 +125,33 @@ function isSpace(code: number): boolean {
  * Parses a whole XML document and returns its root element. Throws XmlError when the text is not well formed.
  * Elements named in `skip` (resolved names, e.g. 'w:latentStyles') are left out of the tree with everything
  * inside them: their markup is still read through (tags matched and nested, attributes quoted, no '<' in a
- * value), but no element, attribute or text object is built for what no reader looks at.
+ * value), but no element, attribute or text object is built for what no reader looks at. Attributes named in
+ * `skipAttributes` (e.g. 'w:rsidR') are read as strictly (quoted, entities valid, no duplicate) and left out of
+ * their element's `attrs`. Elements named in `lazy` (e.g. 'w:style', below the root) are checked as strictly as
+ * any, but their content becomes nodes only when their `children` are first read.
  */
-export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
+export function parseXml(text: string, skip?: ReadonlySet<string>, skipAttributes?: ReadonlySet<string>, lazy?: ReadonlySet<string>): XElement {
+  return parse(text, skip, skipAttributes, lazy, undefined);
+}
+
+function parse(
+  text: string,
+  skip: ReadonlySet<string> | undefined,
+  skipAttributes: ReadonlySet<string> | undefined,
+  lazy: ReadonlySet<string> | undefined,
+  outer: Map<string, string> | undefined,
+): XElement {
   const len = text.length;
   let pos = 0;
   let root: XElement | null = null;
   const stack: XElement[] = [];
   // How many elements deep the parser is inside a skipped element (0: building the tree).
   let skipDepth = 0;
+  // How many elements deep the parser is inside a lazy element's content (0: building the tree), and that element.
+  let lazyDepth = 0;
+  let lazyOpen: LazyElement | null = null;
   const rawNames: string[] = [];
-  const scopes: Scope[] = [newScope(new Map([['xml', 'xml']]))];
+  const scopes: Scope[] = [newScope(outer ?? new Map([['xml', 'xml']]))];
 
   const resolveUncached = (rawName: string, isAttr: boolean, scope: Scope): string => {
     const colon = rawName.indexOf(':');
@@ -130,6 +178,10 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
   // the first `attrCount` entries are this tag's (a counter, not `length = 0`, which is a runtime call per tag).
   const rawAttrs: string[] = [];
   let attrCount: number;
+  // The resolved names of the start tag's attributes left out (`skipAttributes`), and inside a lazy element's
+  // content those kept (no `attrs` object is built there), to refuse one given twice.
+  const dropped: string[] = [];
+  const kept: string[] = [];
   // The next '&' at or after some position (2^32 - 1 when there is none): most parts have few entities, so a text or
   // an attribute value needs decoding only when it reaches past this, found once instead of searched per value.
   let nextAmp = -1;
@@ -156,7 +208,7 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
       if (stack.length === 0) {
         if (text.slice(pos, lt).trim() !== '') throw new XmlError('Text outside the root element');
       } else if (skipDepth === 0) {
-        stack[stack.length - 1].children.push(decodeAt(pos, lt));
+        if (lazyDepth === 0) stack[stack.length - 1].children.push(decodeAt(pos, lt));
       }
     }
     const next = text.charCodeAt(lt + 1);
@@ -171,7 +223,7 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
         const end = text.indexOf(']]>', lt + 9);
         if (end < 0) throw new XmlError('Unterminated CDATA section');
         if (stack.length === 0) throw new XmlError('CDATA outside the root element');
-        if (skipDepth === 0) stack[stack.length - 1].children.push(text.slice(lt + 9, end));
+        if (skipDepth === 0 && lazyDepth === 0) stack[stack.length - 1].children.push(text.slice(lt + 9, end));
         pos = end + 3;
         continue;
       }
@@ -197,6 +249,15 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
       const done = stack.pop() as XElement;
       scopes.pop();
       if (skipDepth > 0) skipDepth--;
+      else if (lazyDepth > 0 && --lazyDepth === 0) {
+        const open = lazyOpen as LazyElement;
+        open.end = end + 1;
+        lazyOpen = null;
+        // Entities are checked as they are decoded: content that holds any is read now, so that a bad one is
+        // refused with the part (the same error, thrown by the same parser).
+        const amp = text.indexOf('&', open.start);
+        if (amp >= 0 && amp < end) void open.children;
+      }
       if (stack.length === 0) root = done;
       pos = end + 1;
       continue;
@@ -237,7 +298,9 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
       if (valueEnd < 0) throw new XmlError(`Unterminated attribute ${attrName} in <${rawName}>`);
       if (ltFrom(p + 1) < valueEnd) throw new XmlError(`"<" in attribute ${attrName}`);
       rawAttrs[attrCount++] = attrName;
-      rawAttrs[attrCount++] = skipDepth === 0 ? decodeAt(p + 1, valueEnd) : '';
+      if (skipDepth > 0) rawAttrs[attrCount++] = '';
+      else if (lazyDepth > 0 && attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) rawAttrs[attrCount++] = '';
+      else rawAttrs[attrCount++] = decodeAt(p + 1, valueEnd);
       p = valueEnd + 1;
     }
     if (skipDepth > 0) {
@@ -263,17 +326,53 @@ export function parseXml(text: string, skip?: ReadonlySet<string>): XElement {
       }
     }
     let attrs = NO_ATTRS;
+    let droppedCount = 0;
+    let keptCount = 0;
     for (let i = 0; i < attrCount; i += 2) {
       const name = rawAttrs[i];
       if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
       const key = resolve(name, true, scope);
+      if (skipAttributes !== undefined && skipAttributes.has(key)) {
+        for (let d = 0; d < droppedCount; d++) if (dropped[d] === key) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+        dropped[droppedCount++] = key;
+        continue;
+      }
+      if (lazyDepth > 0) {
+        // The check below without the object: the same names refused (`in` also finds Object.prototype's).
+        if (keptCount > 0 && INHERITED.has(key)) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+        for (let k = 0; k < keptCount; k++) if (kept[k] === key) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
+        kept[keptCount++] = key;
+        continue;
+      }
       if (attrs === NO_ATTRS) attrs = {};
       else if (key in attrs) throw new XmlError(`Duplicate attribute ${name} in <${rawName}>`);
       attrs[key] = rawAttrs[i + 1];
     }
     const name = resolve(rawName, false, scope);
     const skipped = skip !== undefined && stack.length > 0 && skip.has(name);
-    const element: XElement = skipped ? SKIPPED : { name, attrs, children: selfClosing ? NO_CHILDREN : [] };
+    if (lazyDepth > 0) {
+      // A lazy element's content: only the nesting is kept, to match the end tags (its nodes are built when read).
+      if (!selfClosing) {
+        if (stack.length >= MAX_DEPTH) throw new XmlError(`Elements nested deeper than ${MAX_DEPTH} levels`);
+        stack.push(SKIPPED);
+        rawNames.push(rawName);
+        scopes.push(scope);
+        if (skipped) skipDepth = 1;
+        else lazyDepth++;
+      }
+      pos = p;
+      continue;
+    }
+    const deferred = !skipped && !selfClosing && lazy !== undefined && stack.length > 0 && lazy.has(name);
+    const element: XElement = skipped
+      ? SKIPPED
+      : deferred
+        ? new LazyElement(name, attrs, text, lt, scopes[scopes.length - 1].map, skip, skipAttributes)
+        : { name, attrs, children: selfClosing ? NO_CHILDREN : [] };
+    if (deferred) {
+      lazyDepth = 1;
+      lazyOpen = element as LazyElement;
+    }
     if (skipped) {
       if (!selfClosing) skipDepth = 1;
     } else if (stack.length > 0) stack[stack.length - 1].children.push(element);
