@@ -254,9 +254,10 @@ function parse(
         open.end = end + 1;
         lazyOpen = null;
         // Entities are checked as they are decoded: content that holds any is read now, so that a bad one is
-        // refused with the part (the same error, thrown by the same parser).
-        const amp = text.indexOf('&', open.start);
-        if (amp >= 0 && amp < end) void open.children;
+        // refused with the part (the same error, thrown by the same parser). The next '&' is the one decodeAt
+        // keeps: searched once per '&', not from every lazy element to the end of the part.
+        if (nextAmp < open.start) nextAmp = text.indexOf('&', open.start) >>> 0;
+        if (nextAmp < end) void open.children;
       }
       if (stack.length === 0) root = done;
       pos = end + 1;
