@@ -127,6 +127,7 @@ function compilePart(
   for (const run of shapeRuns(blocks)) {
     const parts = compilePart(run.parts, part, run.width, delimiters, styles, errors);
     if (parts.some((b) => b.k !== 'static')) compiledShapes.set(run, parts);
+    else compiledShapes.delete(run);
   }
   const analysis = analyzePart(blocks, width, { part, delimiters, errors });
   matchSections(analysis, part, errors);

@@ -27,7 +27,7 @@ import { parseColor } from './color.js';
 import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
-import type { Fmt, ImageItem, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
+import type { Fmt, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
 
 export interface LayoutContext {
@@ -399,15 +399,12 @@ function segToItem(seg: Seg, x: number): Item {
   switch (seg.kind) {
     case 'text':
       return { kind: 'text', x, width: seg.width, text: seg.text, face: seg.face, fmt: seg.fmt, space: false };
-    case 'image': {
-      const item: ImageItem = { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline, font: seg.font };
-      if (seg.pad) item.pad = seg.pad;
-      return item;
-    }
+    case 'image':
+      return { kind: 'image', x, width: seg.width, height: seg.height, image: seg.image, fmt: seg.fmt, outline: seg.outline, font: seg.font, ...(seg.pad ? { pad: seg.pad } : {}) };
     case 'field':
       return { kind: 'field', x, width: seg.width, field: seg.field, face: seg.face, fmt: seg.fmt };
     case 'chart':
-      return seg.pad ? { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes, pad: seg.pad } : { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes };
+      return { kind: 'chart', x, width: seg.width, height: seg.height, boxes: seg.boxes, ...(seg.pad ? { pad: seg.pad } : {}) };
     case 'autospace':
       return { kind: 'gap', x, width: seg.width, leader: null, face: seg.face, fmt: seg.fmt };
   }
@@ -1062,9 +1059,16 @@ function imageSeg(run: { src: string; width: number; height: number; outline?: u
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  const pad = padOf(run.pad);
-  if (!pad) return { kind: 'image', image, width: w, height: h, fmt, outline: outlineOf(run.outline) };
-  return { kind: 'image', image, width: w + pad.left + pad.right, height: h + pad.top + pad.bottom, fmt, outline: outlineOf(run.outline), pad };
+  return padded({ kind: 'image', image, width: w, height: h, fmt, outline: outlineOf(run.outline) }, padOf(run.pad));
+}
+
+/** A picture's or chart's segment widened by the room kept around it (the item draws it inside: flow/emit.ts). */
+function padded<S extends ImageSeg | ChartSeg>(seg: S, pad: ImagePad | undefined): S {
+  if (!pad) return seg;
+  seg.width += pad.left + pad.right;
+  seg.height += pad.top + pad.bottom;
+  seg.pad = pad;
+  return seg;
 }
 
 /** A chart laid out at its size (scaled down, like a picture, when it is larger than the page's content area). */
@@ -1075,10 +1079,7 @@ function chartSeg(run: ChartRun, ctx: LayoutContext): ChartSeg | null {
   const scale = Math.min(1, ctx.maxImage.width / w, ctx.maxImage.height / h);
   w *= scale;
   h *= scale;
-  const boxes = layoutChart(run.chart, w, h, ctx.fonts);
-  const pad = padOf(run.pad);
-  if (!pad) return { kind: 'chart', boxes, width: w, height: h };
-  return { kind: 'chart', boxes, width: w + pad.left + pad.right, height: h + pad.top + pad.bottom, pad };
+  return padded({ kind: 'chart', boxes: layoutChart(run.chart, w, h, ctx.fonts), width: w, height: h }, padOf(run.pad));
 }
 
 function geometry(style: ParagraphStyle, width: number, list: Paragraph['list'], pageMargins: LayoutContext['pageMargins'], linePitch: number | undefined): ParaGeometry {
