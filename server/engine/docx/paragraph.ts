@@ -130,13 +130,13 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   // A style separator's paragraph runs on into the next one; not when floats or a section's end come between.
   const separator = isStyleSeparator(pPr);
   if (lastPara && items[items.length - 1] === lastPara && builder.floats.length === 0 && separator) markRunsOn(lastPara);
-  // A hidden mark on a paragraph that shows nothing else: no line (hidden-mark.ts).
+  // Nothing but the paragraph mark: no run, no float, no page break.
   const bare = builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0;
-  if (lastPara && items.length === 1 && bare && markR.vanish && !separator && !child(pPr, 'w:sectPr')) markHidden(lastPara);
   const sectPr = child(pPr, 'w:sectPr');
+  // A hidden mark on a paragraph that shows nothing else: no line (hidden-mark.ts).
+  if (lastPara && items.length === 1 && bare && markR.vanish && !separator && !sectPr) markHidden(lastPara);
   if (sectPr) {
-    const markOnly = !level && !onlyAnchors && builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0 &&
-      items.length === 1 && items[0] === lastPara;
+    const markOnly = bare && !level && !onlyAnchors && items.length === 1 && items[0] === lastPara;
     items.push(markOnly && lastPara ? { type: 'sectionEnd', sectPr, mark: lastPara } : { type: 'sectionEnd', sectPr });
   }
   return items;
