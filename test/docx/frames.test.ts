@@ -96,6 +96,27 @@ test('a floating table sits at its position (right of the margin, from its ancho
   }
 });
 
+test('a floating table in the middle of the column has text on both sides of it (Word\'s "Around"), a frame with wrap="around" too', async () => {
+  // 144 pt wide, centred in the margins: 153 pt of room left and right of it once its 9 pt distances are kept.
+  const table = floatingTable('w:leftFromText="180" w:rightFromText="180" w:vertAnchor="text" w:horzAnchor="margin" w:tblpXSpec="center" w:tblpY="1"', 4);
+  const frame = framed('Cell0', 'w:w="2880" w:h="1440" w:hRule="exact" w:hSpace="180" w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="center" w:y="1"');
+  for (const [what, float] of [['table', table], ['frame', frame]] as const) {
+    const pages = await docxPages(buildDocx({ body: float + p(LOREM) }));
+    const cell = findText(pages, 'Cell0');
+    const left = (595.3 - 144) / 2;
+    const beside = pages[0].boxes.filter((b) => b.kind === 'text' && !b.text.startsWith('Cell') && b.y > cell.y && b.y < cell.y + 50);
+    const baselines = [...new Set(beside.map((b) => b.y.toFixed(2)))];
+    assert.ok(baselines.length >= 3, `${what}: lines beside it: ${baselines.length}`);
+    for (const y of baselines) {
+      const row = beside.filter((b) => b.y.toFixed(2) === y);
+      const leftPart = row.filter((b) => b.kind === 'text' && b.x + b.width <= left - 9 + 0.5);
+      const rightPart = row.filter((b) => b.kind === 'text' && b.x >= left + 144 + 9 - 0.5);
+      assert.equal(leftPart.length + rightPart.length, row.length, `${what}: nothing over it at ${y}`);
+      assert.ok(leftPart.length > 0 && rightPart.length > 0, `${what}: text on both sides at ${y}`);
+    }
+  }
+});
+
 test('a floating table that would pass the page foot goes to the next page with its anchor paragraph', async () => {
   const filler = Array.from({ length: 50 }, (_, i) => p(`Filler ${i}`)).join('');
   const body = filler + floatingTable('w:vertAnchor="text" w:horzAnchor="margin" w:tblpY="1"', 12) + p('Anchor paragraph');

@@ -61,6 +61,9 @@ export function frameOf(framePr: XElement | undefined, direction?: string): Fram
   // around, tight, through and auto let text run beside the frame; notBeside keeps the lines beside it free;
   // none puts the frame over the text.
   const wrap: FloatPlacement['wrap'] = wrapAttr === 'notBeside' ? 'topAndBottom' : wrapAttr === 'none' ? 'none' : 'square';
+  // around: text on both sides of the frame where there is room (LibreOffice's writerfilter maps it to
+  // WrapTextMode_PARALLEL, auto and through to DYNAMIC, the wider side only).
+  const side: FloatPlacement['side'] = wrapAttr === 'around' ? 'bothSides' : undefined;
   const hSpace = round2(Math.max(0, twips(a('hSpace')) ?? 0));
   const vSpace = round2(Math.max(0, twips(a('vSpace')) ?? 0));
   const placement: FloatPlacement = {
@@ -72,6 +75,7 @@ export function frameOf(framePr: XElement | undefined, direction?: string): Fram
     withAnchor: true,
   };
   if (wrap !== 'none') placement.distance = { top: vSpace, bottom: vSpace, left: hSpace, right: hSpace };
+  if (side) placement.side = side;
   const turn = textDirection(direction);
   const key = JSON.stringify([...['w', 'h', 'hRule', 'x', 'y', 'xAlign', 'yAlign', 'hAnchor', 'vAnchor', 'wrap', 'hSpace', 'vSpace'].map(a), turn]);
   return turn ? { key, placement, heightRule, textDirection: turn } : { key, placement, heightRule };
@@ -116,6 +120,9 @@ export function tablePlacement(tblpPr: XElement | undefined): FloatPlacement | n
     width: 0,
     height: 0,
     wrap: 'square',
+    // Word runs text on both sides of a floating table where there is room (its "Around" wrapping; ECMA-376
+    // §17.4.57 gives no side to choose), as LibreOffice does with the frame it makes of one.
+    side: 'bothSides',
     withAnchor: true,
     distance: { top: d('topFromText'), right: d('rightFromText'), bottom: d('bottomFromText'), left: d('leftFromText') },
   };
