@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileTemplate, renderPdf } from '../../server/engine/index.js';
-import { docxPages, findText } from '../engine/pdf/boxes.js';
+import { docxPages, findText, textBoxes } from '../engine/pdf/boxes.js';
 import { words } from '../engine/pdf/helpers.js';
 import { buildDocx, p } from './build-docx.js';
 
@@ -104,13 +104,13 @@ test('a floating table in the middle of the column has text on both sides of it 
     const pages = await docxPages(buildDocx({ body: float + p(LOREM) }));
     const cell = findText(pages, 'Cell0');
     const left = (595.3 - 144) / 2;
-    const beside = pages[0].boxes.filter((b) => b.kind === 'text' && !b.text.startsWith('Cell') && b.y > cell.y && b.y < cell.y + 50);
+    const beside = textBoxes(pages).filter((b) => b.page === cell.page && !b.text.startsWith('Cell') && b.y > cell.y && b.y < cell.y + 50);
     const baselines = [...new Set(beside.map((b) => b.y.toFixed(2)))];
     assert.ok(baselines.length >= 3, `${what}: lines beside it: ${baselines.length}`);
     for (const y of baselines) {
       const row = beside.filter((b) => b.y.toFixed(2) === y);
-      const leftPart = row.filter((b) => b.kind === 'text' && b.x + b.width <= left - 9 + 0.5);
-      const rightPart = row.filter((b) => b.kind === 'text' && b.x >= left + 144 + 9 - 0.5);
+      const leftPart = row.filter((b) => b.x + b.width <= left - 9 + 0.5);
+      const rightPart = row.filter((b) => b.x >= left + 144 + 9 - 0.5);
       assert.equal(leftPart.length + rightPart.length, row.length, `${what}: nothing over it at ${y}`);
       assert.ok(leftPart.length > 0 && rightPart.length > 0, `${what}: text on both sides at ${y}`);
     }
