@@ -95,3 +95,23 @@ test('on a document grid multiple spacing multiplies the line\'s pitches; a para
     assert.ok(d > 21.15 + 1.2 && d < 21.15 + 2.4, `${a} → ${b}: ${d}`);
   }
 });
+
+test('the document grid snaps body lines, not the lines of a text box', async () => {
+  // docling__textbox: 12 pt text in text boxes on an 18 pt grid; LibreOffice 7.4 gives the boxes' lines their font's
+  // 13.8 pt (SwTextSizeInfo snaps only frames IsInDocBody), the body's lines 18 pt.
+  const sect = '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/><w:docGrid w:type="lines" w:linePitch="360"/></w:sectPr>';
+  const three = (a: string): string => `<w:p><w:r><w:t>${a}1</w:t></w:r><w:r><w:br/></w:r><w:r><w:t>${a}2</w:t></w:r><w:r><w:br/></w:r><w:r><w:t>${a}3</w:t></w:r></w:p>`;
+  const emu = 12700;
+  const box =
+    `<w:p><w:r><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+    `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="page"><wp:posOffset>${300 * emu}</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>${400 * emu}</wp:posOffset></wp:positionV>` +
+    `<wp:extent cx="${150 * emu}" cy="${150 * emu}"/><wp:wrapNone/><wp:docPr id="1" name="Box"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">` +
+    `<wps:wsp><wps:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr><wps:txbx><w:txbxContent>${three('T')}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r></w:p>`;
+  const pages = await docxPages(buildDocx({ body: three('B') + box, sectPr: sect }));
+  const gaps = (a: string): number[] => {
+    const ys = [1, 2, 3].map((i) => findText(pages, `${a}${i}`).y);
+    return [ys[1] - ys[0], ys[2] - ys[1]];
+  };
+  for (const d of gaps('B')) assert.ok(Math.abs(d - 18) < 0.01, `body gap ${d}`);
+  for (const d of gaps('T')) assert.ok(d > 10 && d < 16, `text box gap ${d}`);
+});

@@ -45,7 +45,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       const lists = shrink ? ctx.lists.snapshot() : undefined;
       // Its picture may be as large as the float says (a page-sized background reaches into the margins), not only
       // as large as the text area; never past the largest page a PDF has.
-      const floatCtx = { ...ctx, maxImage: { width: Math.max(ctx.maxImage.width, Math.min(float.width > 0 ? float.width : 0, MAX_PAGE)), height: Math.max(ctx.maxImage.height, Math.min(float.height > 0 ? float.height : 0, MAX_PAGE)) } };
+      const floatCtx = { ...outOfBody(ctx, float.withAnchor === true), maxImage: { width: Math.max(ctx.maxImage.width, Math.min(float.width > 0 ? float.width : 0, MAX_PAGE)), height: Math.max(ctx.maxImage.height, Math.min(float.height > 0 ? float.height : 0, MAX_PAGE)) } };
       let laid = layoutTable(block, float.width > 0 ? float.width : width, floatCtx, stack);
       if (shrink && lists) {
         const natural = contentWidth(laid);
@@ -68,6 +68,19 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
     }
   }
   return out;
+}
+
+/**
+ * The context of a drawing object's text (a text box, a shape's text): it is not body text, so the section's
+ * document grid does not snap its lines (LibreOffice's SwTextSizeInfo snaps only frames IsInDocBody; docling__textbox's
+ * 12 pt text boxes on an 18 pt grid). Frames and floating tables (`withAnchor`) keep it: they are body paragraphs and
+ * tables placed elsewhere in Word's model (LibreOffice makes them fly frames too; which is right there is not settled).
+ */
+export function outOfBody(ctx: LayoutContext, bodyText = false): LayoutContext {
+  if (bodyText || ctx.linePitch === undefined) return ctx;
+  const copy = { ...ctx };
+  delete copy.linePitch;
+  return copy;
 }
 
 /** A page break; one that starts its paragraph keeps the height of the empty line it sits on (model `lead`). */

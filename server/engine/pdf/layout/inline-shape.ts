@@ -8,7 +8,7 @@ import type { ShapeRun } from '../../model/types.js';
 import type { Box } from '../flow/boxes.js';
 import { Emitter } from '../flow/emit.js';
 import { drawFloat, floatRect, type FloatFrame } from '../flow/floats.js';
-import { layoutBlocks } from './blocks.js';
+import { layoutBlocks, outOfBody } from './blocks.js';
 import { num } from './fmt.js';
 import type { LayoutContext } from './paragraph.js';
 
@@ -25,7 +25,7 @@ export function layoutInlineShape(run: ShapeRun, ctx: LayoutContext): { boxes: B
   const fields = { page: 1, pages: 1 };
   const emitter = new Emitter();
   const boxes: Box[] = [];
-  for (const laid of layoutBlocks(run.parts, width, ctx, PART_DEPTH)) {
+  for (const laid of layoutBlocks(run.parts, width, outOfBody(ctx), PART_DEPTH)) {
     if (laid.kind !== 'table' || !laid.float) continue;
     for (const b of drawFloat(emitter, laid, laid.float, floatRect(laid.float, frame), fields)) boxes.push(b);
   }
