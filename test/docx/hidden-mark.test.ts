@@ -48,3 +48,21 @@ test('a hidden mark keeps its line when the paragraph shows text, and a cell kee
   const hiddenRow = await span(`<w:p><w:pPr>${HIDDEN_MARK}</w:pPr></w:p>`);
   assert.ok(Math.abs(hiddenRow - visibleRow) < 0.01, `a cell's only paragraph stays: ${hiddenRow} vs ${visibleRow}`);
 });
+
+test('a paragraph whose mark is deleted or moved away, with all its text deleted or moved too, takes no line', async () => {
+  // aspose__Revisions: a paragraph moved elsewhere (w:moveFrom on its runs and its mark); Word's final document has
+  // it only where it was moved to. LibreOffice 7.4 draws the file with the changes accepted as docloom draws the
+  // original (text 1.00, baselines 0.9997).
+  const between = async (para: string): Promise<number> => {
+    const pages = await docxPages(buildDocx({ body: p('Before') + para + p('After') }));
+    return findText(pages, 'After').y - findText(pages, 'Before').y;
+  };
+  const rev = 'w:id="1" w:author="A" w:date="2019-04-07T00:03:00Z"';
+  const none = await between('');
+  const kept = await between(`<w:p><w:pPr><w:rPr><w:ins ${rev}/></w:rPr></w:pPr></w:p>`);
+  const moved = await between(`<w:p><w:pPr><w:rPr><w:moveFrom ${rev}/></w:rPr></w:pPr><w:moveFrom ${rev}><w:r><w:t>gone</w:t></w:r></w:moveFrom></w:p>`);
+  const deleted = await between(`<w:p><w:pPr><w:rPr><w:del ${rev}/></w:rPr></w:pPr><w:del ${rev}><w:r><w:delText>gone</w:delText></w:r></w:del></w:p>`);
+  assert.ok(kept - none > 10, `an empty paragraph with an inserted mark is a line: ${kept} vs ${none}`);
+  assert.ok(Math.abs(moved - none) < 0.01, `moved away: ${moved} vs ${none}`);
+  assert.ok(Math.abs(deleted - none) < 0.01, `deleted: ${deleted} vs ${none}`);
+});

@@ -4,6 +4,9 @@
  * not print hidden text, and LibreOffice gives such a paragraph no line (SwTextFrame::IsHiddenNow). Converters from
  * HTML write one between two tables to keep them apart (tika__017097: ten of them, each a 10 pt Verdana line too
  * many). A container keeps at least one block, so a cell made only of such paragraphs keeps its first.
+ * So is a paragraph whose mark is a tracked deletion or moved away (w:del, w:moveFrom in the mark's run properties)
+ * and whose content is all deleted or moved too: Word's final document joins what is left of it, nothing, to the next
+ * paragraph (paragraph.ts markDeleted).
  * (A mark with w:specVanish is a style separator instead: style-separator.ts.)
  */
 import type { Paragraph } from '../model/types.js';

@@ -133,13 +133,23 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
   // Nothing but the paragraph mark: no run, no float, no page break.
   const bare = builder.floats.length === 0 && builder.segments.length === 1 && builder.segments[0].length === 0;
   const sectPr = child(pPr, 'w:sectPr');
-  // A hidden mark on a paragraph that shows nothing else: no line (hidden-mark.ts).
-  if (lastPara && items.length === 1 && bare && markR.vanish && !separator && !sectPr) markHidden(lastPara);
+  // A hidden mark, or a deleted one, on a paragraph that shows nothing else: no line (hidden-mark.ts).
+  if (lastPara && items.length === 1 && bare && (markR.vanish || markDeleted(pPr)) && !separator && !sectPr) markHidden(lastPara);
   if (sectPr) {
     const markOnly = bare && !level && !onlyAnchors && items.length === 1 && items[0] === lastPara;
     items.push(markOnly && lastPara ? { type: 'sectionEnd', sectPr, mark: lastPara } : { type: 'sectionEnd', sectPr });
   }
   return items;
+}
+
+/**
+ * The paragraph mark is a tracked deletion (w:del, ECMA-376 §17.13.5.15) or moved away (w:moveFrom, §17.13.5.22):
+ * the paragraph's content joins the next paragraph's, so one whose content is all deleted too is gone from the
+ * final document. (Merging visible content into the next paragraph is not done: no corpus file has it.)
+ */
+function markDeleted(pPr: XElement | undefined): boolean {
+  const rPr = child(pPr, 'w:rPr');
+  return child(rPr, 'w:del') !== undefined || child(rPr, 'w:moveFrom') !== undefined;
 }
 
 /** The part of a paragraph after a page break: same layout, but it does not break the page again. */
