@@ -112,6 +112,31 @@ test('a legend placed by the author (c:manualLayout, edge mode) is drawn in its 
   assert.ok(automatic.every((k) => k.y > chartTop + 230), `at the foot: ${automatic.map((k) => k.y - chartTop).join(', ')}`);
 });
 
+test('a plot area placed by the author (c:manualLayout, edge mode): inner is the axes\' rectangle, labels outside; outer holds them', async () => {
+  // docling__drawingml: an inner plot area 78.2 % of the chart tall; LibreOffice 7.4 puts its 6 and 0 gridlines
+  // that far apart (233.5 pt of 299.3), docloom's automatic layout had 244.6.
+  const layout = (target: string): string =>
+    `<c:layout><c:manualLayout>${target}<c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.1"/><c:y val="0.2"/><c:w val="0.8"/><c:h val="0.6"/></c:manualLayout></c:layout>`;
+  const ticks = async (plotLayout: string): Promise<{ top: number; six: TextBox; zero: TextBox; north: TextBox }> => {
+    const pages = await docxPages(chartDocx(plotLayout + columns([[2, 5]]), '', '<c:legend><c:legendPos val="r"/><c:layout/></c:legend>'));
+    const texts = pages[0].boxes.filter((b): b is TextBox => b.kind === 'text');
+    const find = (t: string): TextBox => texts.find((b) => b.text === t)!;
+    return { top: find('Fruit sold').y - 7 - 14 * 0.95, six: find('6'), zero: find('0'), north: find('North') };
+  };
+  // Inner: the 6 and 0 gridlines (label baseline − 0.35 of the 10 pt labels) at 20 % and 80 % of the 250 pt chart.
+  const inner = await ticks(layout('<c:layoutTarget val="inner"/>'));
+  assert.ok(Math.abs(inner.six.y - 3.5 - (inner.top + 50)) < 0.5, `6 at ${inner.six.y - 3.5 - inner.top}`);
+  assert.ok(Math.abs(inner.zero.y - 3.5 - (inner.top + 200)) < 0.5, `0 at ${inner.zero.y - 3.5 - inner.top}`);
+  assert.ok(inner.north.y > inner.top + 200, 'category names below the rectangle');
+  // Outer (the default): the box holds the category names, so the axis is shorter and ends above them.
+  const outer = await ticks(layout(''));
+  assert.ok(outer.north.y < outer.top + 200 + 0.5, `category names inside the box: ${outer.north.y - outer.top}`);
+  assert.ok(outer.zero.y - outer.six.y < 150 - 10, `outer axis ${outer.zero.y - outer.six.y}`);
+  // No layout: the automatic place, not these.
+  const auto = await ticks('<c:layout/>');
+  assert.ok(Math.abs(auto.zero.y - auto.six.y - 150) > 5, `automatic axis ${auto.zero.y - auto.six.y}`);
+});
+
 test('a built stacked column chart: value axis ticks, category names, data labels; stacks end at the sums', async () => {
   const ser = (i: number, name: string, values: number[]): string =>
     `<c:ser><c:idx val="${i}"/><c:order val="${i}"/><c:tx>${strCache([name])}</c:tx><c:cat>${strCache(['North', 'South'])}</c:cat><c:val>${numCache(values)}</c:val></c:ser>`;

@@ -100,6 +100,8 @@ function readChartSpace(space: XElement, chartEl: XElement, theme: Theme): Chart
   }
 
   readAxes(plotArea, chart, theme, base);
+  const plotBox = plotLayout(child(child(plotArea, 'c:layout'), 'c:manualLayout'));
+  if (plotBox) chart.plotBox = plotBox;
   const legend = child(chartEl, 'c:legend');
   if (legend) {
     const pos = val(legend, 'c:legendPos') ?? 'r';
@@ -132,6 +134,21 @@ function edgeLayout(layout: XElement | undefined): { x: number; y: number; w?: n
   if (w !== undefined && w > 0) box.w = w;
   if (h !== undefined && h > 0) box.h = h;
   return box;
+}
+
+/**
+ * The plot area's c:manualLayout: placed by its edges (x and y in edge mode) with a size (w and h, sizes in the
+ * default factor mode, right and bottom edges in edge mode: ECMA-376 21.2.2.216 wMode, 21.2.2.82 hMode), the box
+ * being the axes' rectangle (c:layoutTarget inner) or the area with labels (outer, the default, 21.2.2.101).
+ * LibreOffice's oox import places it the same way (a PositionExcludingAxes diagram for inner).
+ */
+function plotLayout(layout: XElement | undefined): Chart['plotBox'] {
+  const box = edgeLayout(layout);
+  if (!box || box.w === undefined || box.h === undefined) return undefined;
+  const w = val(layout, 'c:wMode') === 'edge' ? box.w - box.x : box.w;
+  const h = val(layout, 'c:hMode') === 'edge' ? box.h - box.y : box.h;
+  if (!(w > 0) || !(h > 0) || box.x + w > 1.0001 || box.y + h > 1.0001) return undefined;
+  return { x: box.x, y: box.y, w, h, inner: val(layout, 'c:layoutTarget') === 'inner' };
 }
 
 function isSecondary(plot: XElement, plotArea: XElement | undefined): boolean {

@@ -298,6 +298,12 @@ export interface Chart {
      */
     box?: { x: number; y: number; w?: number; h?: number };
   };
+  /**
+   * The author's placement of the plot area (c:plotArea/c:layout/c:manualLayout, x and y in edge mode): its box as
+   * fractions of the chart's width and height. `inner`: the box is the axes' rectangle, tick labels and axis titles
+   * outside it (c:layoutTarget inner); otherwise it holds them too (outer, the default).
+   */
+  plotBox?: { x: number; y: number; w: number; h: number; inner: boolean };
   /** Where points fall on the category axis: on the category's middle ('between') or its edges ('midCat'). */
   crossBetween?: 'between' | 'midCat';
   /** Default text of the chart. */

@@ -90,7 +90,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   // Room for titles and tick labels around the plot.
   let left = box.x;
   let right = box.x + box.w;
-  const top = box.y + valSize * 0.5;
+  let top = box.y + valSize * 0.5;
   let bottom = box.y + box.h;
   const catTitle = catAxis && !catAxis.hidden ? catAxis.title : undefined;
   const valTitle = valAxis && !valAxis.hidden ? valAxis.title : undefined;
@@ -104,7 +104,7 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
     else left += catSize * 1.5;
   }
   // Provisional value scale to measure its labels (its length depends on them only slightly).
-  const valLength = valueAlong === 'y' ? bottom - top - catSize * 1.6 : right - left;
+  const valLength = box.inner ? (valueAlong === 'y' ? box.h : box.w) : valueAlong === 'y' ? bottom - top - catSize * 1.6 : right - left;
   const fmt = axisFormat(primary.length > 0 ? primary : plots, valAxis);
   const secFmt = axisFormat(secondary, secAxis);
   // General labels are not padded to the unit's decimals: 0, 0.5, 1, 1.5 (as Excel and LibreOffice write them).
@@ -143,6 +143,13 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   } else {
     if (catTexts.length > 0) left += Math.min(box.w * 0.4, Math.max(...catTexts.map((t) => pen.width(t, catStyle)))) + LABEL_GAP;
     if (valTexts.length > 0) bottom -= valSize * 1.3 + 2;
+  }
+  // An inner box is the axes' rectangle itself: the room measured for labels and titles lies outside it.
+  let frame = box;
+  if (box.inner) {
+    const [dl, dt, dr, db] = [left - box.x, top - box.y, box.x + box.w - right, box.y + box.h - bottom];
+    frame = { x: box.x - dl, y: box.y - dt, w: box.w + dl + dr, h: box.h + dt + db };
+    [left, top, right, bottom] = [box.x, box.y, box.x + box.w, box.y + box.h];
   }
   const pw = Math.max(4, right - left);
   const ph = Math.max(4, bottom - top);
@@ -233,12 +240,12 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
 
   // Axis titles.
   if (valTitle) {
-    if (valueAlong === 'y') pen.text(valTitle, { ...valStyle, bold: true }, box.x + valSize, (top + bottom) / 2, 'center', 90);
-    else pen.text(valTitle, { ...valStyle, bold: true }, (left + right) / 2, box.y + box.h - valSize * 0.3, 'center');
+    if (valueAlong === 'y') pen.text(valTitle, { ...valStyle, bold: true }, frame.x + valSize, (top + bottom) / 2, 'center', 90);
+    else pen.text(valTitle, { ...valStyle, bold: true }, (left + right) / 2, frame.y + frame.h - valSize * 0.3, 'center');
   }
   if (catTitle) {
-    if (valueAlong === 'y') pen.text(catTitle, { ...catStyle, bold: true }, (left + right) / 2, box.y + box.h - catSize * 0.3, 'center');
-    else pen.text(catTitle, { ...catStyle, bold: true }, box.x + catSize, (top + bottom) / 2, 'center', 90);
+    if (valueAlong === 'y') pen.text(catTitle, { ...catStyle, bold: true }, (left + right) / 2, frame.y + frame.h - catSize * 0.3, 'center');
+    else pen.text(catTitle, { ...catStyle, bold: true }, frame.x + catSize, (top + bottom) / 2, 'center', 90);
   }
 }
 

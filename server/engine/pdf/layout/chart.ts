@@ -19,6 +19,8 @@ export interface PlotBox {
   y: number;
   w: number;
   h: number;
+  /** The box is the axes' rectangle: tick labels and axis titles go outside it (a plot area placed `inner`). */
+  inner?: boolean;
 }
 
 /** Space between the chart's edge and its content, and between title, legend and plot. */
@@ -115,7 +117,11 @@ export function layoutChart(chart: Chart, width: number, height: number, fonts: 
     }
   }
 
-  const plot: PlotBox = { x: left, y: top, w: Math.max(10, right - left), h: Math.max(10, bottom - top) };
+  // A plot area the author placed goes there, whatever room the title and legend took (model Chart.plotBox).
+  const placed = chart.plotBox;
+  const plot: PlotBox = placed
+    ? { x: placed.x * width, y: placed.y * height, w: Math.max(10, placed.w * width), h: Math.max(10, placed.h * height), inner: placed.inner }
+    : { x: left, y: top, w: Math.max(10, right - left), h: Math.max(10, bottom - top) };
   const round = chart.plots.filter((p) => p.kind === 'pie' || p.kind === 'doughnut');
   const radar = chart.plots.filter((p) => p.kind === 'radar');
   if (round.length > 0) drawPies(pen, round, chart, plot, base);
