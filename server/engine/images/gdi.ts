@@ -327,7 +327,8 @@ export class Gdi {
     if (updateCp) this.cur = [x + (total / su) * em * Math.sign(this.toFrame(x + em, y)[0] - u0 || 1), y];
     const align = this.state.textAlign;
     let pen = (align & 6) === 6 ? u0 - total / 2 : align & 2 ? u0 - total : u0;
-    const baseline = (align & 24) === 24 ? v0 : align & 8 ? v0 - m.descent * sv : v0 + m.ascent * sv;
+    const cellDescent = m.ascent + m.descent - m.cellAscent;
+    const baseline = (align & 24) === 24 ? v0 : align & 8 ? v0 - cellDescent * sv : v0 + m.cellAscent * sv;
     const polys: Poly[] = [];
     for (let i = 0; i < codes.length; i++) {
       const glyph = codes[i] < m.glyphOf.length ? m.glyphOf[codes[i]] : 0;

@@ -10,10 +10,13 @@ export interface TtfMetrics {
    * Ascent and descent (positive, below the baseline) as fractions of the em, chosen so that their sum is the
    * font's single line spacing the way Word computes it: the larger of the Windows metrics (usWinAscent +
    * usWinDescent) and the hhea ones (ascender + descender + lineGap), or the typographic ones when the font asks
-   * for them (USE_TYPO_METRICS). Arial/Liberation Sans: 1.15; Calibri: 1.22; Caladea: 1.15.
+   * for them (USE_TYPO_METRICS). Arial/Liberation Sans: 1.15; Calibri: 1.22; Caladea: 1.15. The descent is the
+   * font's own (Windows or typographic); any line gap is part of the ascent, above the text.
    */
   ascent: number;
   descent: number;
+  /** The ascent without the external leading (GDI's tmAscent): where a metafile's top-aligned text hangs from. */
+  cellAscent: number;
   /** Glyph id of each BMP code point (0 = not covered). */
   glyphOf: Uint16Array;
   /** Advance width of each glyph in em fractions. */
@@ -128,7 +131,14 @@ export function readTtfMetrics(bytes: Uint8Array): TtfMetrics {
     winDescent = view.getUint16(os2.offset + 76);
   }
   let total = Math.max(winAscent + winDescent, hheaAscent + hheaDescent + Math.max(0, lineGap));
-  let ascent = Math.max(winAscent, hheaAscent);
+  // What the line has beyond the Windows ascent and descent is Windows' external leading (GDI's
+  // tmExternalLeading: what the hhea line gap adds past the Windows metrics), and it goes above the text: the
+  // descent stays the font's. LibreOffice does the same for Word's layout (SwFntObj::GetFontAscent adds the
+  // external leading to the ascent on every platform but macOS). Liberation Sans: 0.905 + 0.033 above, 0.212
+  // below; Carlito and DejaVu have none (their Windows metrics are the whole line).
+  let descent = winDescent;
+  let ascent = total - descent;
+  let cellAscent = Math.max(winAscent, hheaAscent);
   // fsSelection bit 7 (USE_TYPO_METRICS): the font says its typographic metrics are the line spacing. Caladea,
   // Cambria's stand-in, sets it: its Windows metrics (1.30 em) are far taller than Cambria's line (1.17 em), its
   // typographic ones (1.15 em) are what LibreOffice uses.
@@ -137,7 +147,9 @@ export function readTtfMetrics(bytes: Uint8Array): TtfMetrics {
     const typoTotal = typoAscent - view.getInt16(os2.offset + 70) + Math.max(0, view.getInt16(os2.offset + 72));
     if (typoAscent > 0 && typoTotal > 0) {
       total = typoTotal;
-      ascent = typoAscent;
+      descent = -view.getInt16(os2.offset + 70);
+      ascent = total - descent;
+      cellAscent = typoAscent;
     }
   }
   const advances = new Float32Array(numGlyphs);
@@ -149,7 +161,8 @@ export function readTtfMetrics(bytes: Uint8Array): TtfMetrics {
   return {
     unitsPerEm,
     ascent: ascent / unitsPerEm,
-    descent: (total - ascent) / unitsPerEm,
+    descent: descent / unitsPerEm,
+    cellAscent: cellAscent / unitsPerEm,
     glyphOf: readCmap(view, need(tables, 'cmap')),
     advances,
   };
