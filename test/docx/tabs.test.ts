@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { docxPages, findText, textBoxes, type TextBox } from '../engine/pdf/boxes.js';
 import { buildDocx } from './build-docx.js';
-import { pdfWords } from './static-words.js';
 
 const CORPUS = process.env.DOCLOOM_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus/docx');
 const LEFT = 72;
@@ -31,36 +30,6 @@ test('a TOC entry: dot leader from the entry to its page number, right-aligned o
   assert.ok(dots.x >= end(entry) && end(dots) <= number.x, 'dots between the entry and the number');
   assert.ok(number.x - end(dots) < 6 && dots.x - end(entry) < 8, 'and filling the gap');
   assert.equal(dots.y, number.y, 'on the same baseline');
-});
-
-test('a dot leader holds as many dots as fit, each a whole number of twips wide, as LibreOffice draws them', async () => {
-  // Eight TOC lines whose right stops are 7 twips apart, so the room left for the dots ends at every fraction of a
-  // dot. LibreOffice (SwTabPortion::Paint) fills the tab with floor(tab width / dot width), the dot's advance in
-  // whole twips, drawn that far apart: what is left before the page number is under one dot. The earlier rule kept
-  // at least half a dot free, one dot fewer on about half of these lines.
-  const stops = Array.from({ length: 8 }, (_, i) => 8400 + 7 * i);
-  const body = stops.map((pos) => para(`<w:tab w:val="right" w:leader="dot" w:pos="${pos}"/>`, t('Entry') + TAB + t('9'))).join('');
-  const bytes = buildDocx({ body });
-  const pages = await docxPages(bytes);
-  const all = textBoxes(pages);
-  const entries = all.filter((b) => b.text === 'Entry');
-  const dotRuns = all.filter((b) => /^\.+$/.test(b.text));
-  const numbers = all.filter((b) => b.text === '9');
-  assert.equal(dotRuns.length, stops.length, all.map((b) => b.text).join('|'));
-  const expected: number[] = [];
-  stops.forEach((pos, i) => {
-    const step = Math.round(numbers[i].face.width('.', numbers[i].size) * 20) / 20;
-    const room = numbers[i].x - end(entries[i]);
-    assert.ok(Math.abs(end(numbers[i]) - (LEFT + pos / 20)) < 0.05, `the number ends on the ${pos} twips stop`);
-    expected.push(Math.floor(room / step + 1e-9));
-    assert.ok(Math.abs(dotRuns[i].width - expected[i] * step) < 1e-6, `${pos}: dots ${step} pt apart`);
-    assert.ok(numbers[i].x - end(dotRuns[i]) < step, `${pos}: under one dot left (${numbers[i].x - end(dotRuns[i])} pt)`);
-  });
-  assert.deepEqual(dotRuns.map((b) => b.text.length), expected);
-  // The PDF's text holds the same dots (pdftotext; the dots and the number are one word or two by their gap).
-  const read = await pdfWords(bytes);
-  const dotted = read.filter((w) => w.text.startsWith('Entry.'));
-  assert.deepEqual(dotted.map((w) => w.text.replace(/^Entry|9$/g, '').length), expected);
 });
 
 test('middle-dot leader, centre and decimal stops', async () => {

@@ -158,19 +158,12 @@ export class Emitter {
         if (!it.leader) return;
         const charW = it.face.width(it.leader, it.fmt.drawSize);
         if (!(charW > 0)) return;
-        // Leaders start where the text before the tab ends and fill the gap with as many whole characters as fit:
-        // LibreOffice's SwTabPortion::Paint divides the tab's width by the fill character's, both in whole twips
-        // (its layout unit: a 12 pt Carlito "." of 3.03 pt counts as 3.05), rounds down, and draws them one such
-        // advance apart. What is left before the text the tab aligns is then under one character; under a tenth
-        // of the size pdftotext reads the dots and the page number as one word ("World.........2"), as in
-        // LibreOffice's PDF.
-        const step = Math.max(1, Math.round(charW * 20)) / 20;
-        const count = Math.floor((it.width + 1e-6) / step);
+        const count = Math.floor((it.width - charW / 2) / charW);
         if (count < 1) return;
-        const box: TextBox = { kind: 'text', x, y: baseline - it.fmt.rise, width: count * step,
-          text: it.leader.repeat(count), face: it.face, size: it.fmt.drawSize, color: it.fmt.color };
-        if (Math.abs(step - charW) > 1e-6) box.charSpace = step - charW;
-        this.out.push(box);
+        // Leaders start where the text before the tab ends and fill the gap with whole characters, leaving at
+        // least half of one before the text the tab aligns, as LibreOffice draws them ("Entry2..... 1").
+        this.out.push({ kind: 'text', x, y: baseline - it.fmt.rise, width: count * charW,
+          text: it.leader.repeat(count), face: it.face, size: it.fmt.drawSize, color: it.fmt.color });
       }
     }
   }
