@@ -8,7 +8,9 @@
  *   between the HTTP requests (one render, one request on every service, and so on), so the baseline and the
  *   service see the same machine state; the old baseline (a block of renders before any request) is printed beside;
  * - the floor of any request: GET /api/info on the same connection, between the same requests;
- * - sequential synchronous POST /api/document (multipart, as the interface sends it), p50/p95;
+ * - sequential synchronous POST /api/document (multipart, as the interface sends it), p50/p95, and the CPU time
+ *   this process's main thread (the client: sending the request, Node's HTTP parsing of the answer) used meanwhile,
+ *   which is part of every HTTP figure here and none of the service's;
  * - documents/s with 8 concurrent clients, and the service's CPU time per document (/proc: all its threads, and its
  *   main thread — the event loop — alone);
  * - the service's own time per document, phase by phase: a service started with DOCLOOM_PROFILE=1 answers every
@@ -31,12 +33,19 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { compileTemplate, renderPdf, type CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
-import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, type ServeProcess } from './lib/serve.js';
+import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
+
+// V8's gc() without starting node with --expose-gc (the benchmark runs as `node --import tsx …`).
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as (options?: { type: 'minor' | 'major'; execution?: 'sync' }) => void;
+const collectYoung = (): void => gc({ type: 'minor', execution: 'sync' });
 
 const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
@@ -135,18 +144,23 @@ const median = (values: number[]): number => percentile(values, 50);
  * times a single render, so the benchmark can take engine samples between its HTTP requests (the baseline then
  * sees the same machine state as the service: the same load, the same caches disturbed by the other process).
  */
-async function engineRenderer(c: Case): Promise<(n: number) => Promise<number>> {
+async function engineRenderer(c: Case): Promise<{ one: (n: number) => Promise<number>; stop: () => void }> {
   const compiled = compileTemplate({ kind: c.filename.endsWith('.docx') ? 'docx' : 'json', bytes: c.template });
   if (!compiled.ok) throw new Error(`${c.filename}: ${JSON.stringify(compiled.errors)}`);
   const template: CompiledTemplate = compiled.template;
   const one = async (n: number): Promise<number> => {
     const t = performance.now();
     const out = await renderPdf(template, c.data(n), { metadata: { title: 'Invoice', creator: 'docloom' } });
+    const elapsed = performance.now() - t;
     if (out.pages !== 1) throw new Error(`${c.filename}: ${out.pages} pages, expected 1`);
-    return performance.now() - t;
+    // The render's garbage is collected now, outside every timed span: this thread is also the HTTP client, and a
+    // collection falling into the next request was timed as that request's (its client CPU: 1.85 ms right after a
+    // render against 0.72 ms for the next create, same run).
+    collectYoung();
+    return elapsed;
   };
   for (let i = 0; i < 30; i++) await one(i);
-  return one;
+  return { one, stop: () => undefined };
 }
 
 /** The old baseline: the engine's median over a block of renders in a row, before any HTTP request. */
@@ -167,14 +181,18 @@ function multipart(uuid: string, data: Record<string, unknown>): { body: Buffer;
 
 interface Created {
   ms: number;
+  /** CPU time of this process's main thread (the client: sending, Node's HTTP parsing of the answer) meanwhile. */
+  clientCpu: number;
   serverTiming?: string;
 }
 
 type BodyKind = 'multipart' | 'json';
 
 /** One synchronous create over a kept-alive connection (multipart as the interface sends it, or JSON); throws unless 201 completed. */
-function create(svc: ServeProcess, uuid: string, data: Record<string, unknown>, kind: BodyKind = 'multipart'): Promise<Created> {
+function create(svc: ServeProcess, uuid: string, data: Record<string, unknown>, kind: BodyKind = 'multipart', clientCpu = false): Promise<Created> {
   const { body, type } = kind === 'multipart' ? multipart(uuid, data) : { body: Buffer.from(JSON.stringify({ template_id: uuid, data })), type: 'application/json' };
+  // Read outside the timed span; only for sequential creates (two /proc reads would load the 8 clients' thread).
+  const cpu0 = clientCpu ? threadCpuMs() : 0;
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -184,19 +202,20 @@ function create(svc: ServeProcess, uuid: string, data: Record<string, unknown>, 
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const elapsed = performance.now() - t;
+          const cpu = clientCpu ? threadCpuMs() - cpu0 : 0;
           const text = Buffer.concat(chunks).toString('utf8');
           if (res.statusCode !== 201 || !text.includes('"status":"completed"')) {
             reject(new Error(`create failed: ${res.statusCode} ${text.slice(0, 500)}`));
             return;
           }
           const st = res.headers['server-timing'];
-          resolve({ ms: elapsed, serverTiming: typeof st === 'string' ? st : undefined });
+          resolve({ ms: elapsed, clientCpu: cpu, serverTiming: typeof st === 'string' ? st : undefined });
         });
       },
     );
     // A kept-alive socket the service closed as idle (its keep-alive timeout) just as this request took it: the
     // request never reached the service, so it is sent again (the race Node's http docs describe, `reusedSocket`).
-    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? create(svc, uuid, data, kind).then(resolve, reject) : reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) => (req.reusedSocket && err.code === 'ECONNRESET' ? create(svc, uuid, data, kind, clientCpu).then(resolve, reject) : reject(err)));
     req.end(body);
   });
 }
@@ -235,6 +254,8 @@ interface Target {
   concurrent: boolean;
   uuid?: string;
   times: number[];
+  /** The client's CPU (this process's main thread) per sequential create. */
+  clientCpu: number[];
   timings: string[];
   cpu: number;
   loopCpu: number;
@@ -242,7 +263,7 @@ interface Target {
 }
 
 function target(label: string, svc: ServeProcess, body: BodyKind, concurrent: boolean): Target {
-  return { label, svc, body, concurrent, times: [], timings: [], cpu: 0, loopCpu: 0, conc: { latencies: [], seconds: 0, cpu: 0, loopCpu: 0 } };
+  return { label, svc, body, concurrent, times: [], clientCpu: [], timings: [], cpu: 0, loopCpu: 0, conc: { latencies: [], seconds: 0, cpu: 0, loopCpu: 0 } };
 }
 
 interface Sequential {
@@ -253,7 +274,8 @@ interface Sequential {
 }
 
 /**
- * `runs` rounds, each: one engine render in this process, one create on every target in turn, one GET /api/info.
+ * `runs` rounds, each: one engine render in this process, one create on every target in turn (in reverse order every
+ * other round), one GET /api/info.
  * Each figure is a median of samples taken side by side, so a change of the machine's state (another process
  * starting, a CPU-frequency or hypervisor shift — the block baseline moved 2.6 → 5.0 ms minutes apart on this VM)
  * moves all of them alike instead of skewing the difference. The service's CPU is read around each create only.
@@ -263,13 +285,16 @@ async function sequentialRounds(c: Case, engine: (n: number) => Promise<number>,
   const out: Sequential = { engine: [], info: [] };
   for (let i = 0; i < runs; i++) {
     out.engine.push(await engine(i));
-    for (const t of targets) {
+    // Every other round in the reverse order: whichever service is asked first (after the engine's render) pays for
+    // the machine's state then (a process that just slept), so each target takes each place equally often.
+    for (const t of i % 2 === 0 ? targets : [...targets].reverse()) {
       const cpu0 = cpuMs(t.svc.pid);
       const loop0 = mainThreadCpuMs(t.svc.pid);
-      const r = await create(t.svc, t.uuid!, c.data(i), t.body);
+      const r = await create(t.svc, t.uuid!, c.data(i), t.body, true);
       t.cpu += cpuMs(t.svc.pid) - cpu0;
       t.loopCpu += mainThreadCpuMs(t.svc.pid) - loop0;
       t.times.push(r.ms);
+      t.clientCpu.push(r.clientCpu);
       if (r.serverTiming) t.timings.push(r.serverTiming);
     }
     out.info.push(await info(targets[0].svc));
@@ -321,7 +346,7 @@ function breakdown(headers: string[]): Array<{ name: string; p50: number; mean: 
 // ---- the run ---------------------------------------------------------------------------------------------------
 
 console.log(`bench/http-docx: ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${load()}`);
-console.log(`${SEQUENTIAL} sequential rounds (engine in-process, then one create on each service, then GET /api/info), ${CLIENTS} clients for ${SECONDS} s per service in 1 s turns; docloom serve with default settings (bin/docloom.js over dist/)`);
+console.log(`${SEQUENTIAL} sequential rounds (engine in-process, then one create on each service, in reverse order every other round, then GET /api/info), ${CLIENTS} clients for ${SECONDS} s per service in 1 s turns; docloom serve with default settings (bin/docloom.js over dist/)`);
 
 const services: ServeProcess[] = [];
 try {
@@ -345,10 +370,14 @@ try {
     const fresh = targets.map((t) => ({ ...target(t.label, t.svc, t.body, t.concurrent) }));
     for (const t of fresh) t.uuid = await upload(t.svc, c);
     const engine = await engineRenderer(c);
-    const block = await engineBlockMs(engine, SEQUENTIAL);
-    const seq = await sequentialRounds(c, engine, fresh, SEQUENTIAL);
-    await concurrentRounds(c, fresh, SECONDS);
-    report(index, c, block, seq, fresh);
+    try {
+      const block = await engineBlockMs(engine.one, SEQUENTIAL);
+      const seq = await sequentialRounds(c, engine.one, fresh, SEQUENTIAL);
+      await concurrentRounds(c, fresh, SECONDS);
+      report(index, c, block, seq, fresh);
+    } finally {
+      engine.stop();
+    }
   }
 } finally {
   // A service that wrote to stderr (a crash, an error logged) says so: a failed request alone does not tell which.
@@ -373,7 +402,7 @@ function report(index: number, c: Case, block: number, seq: Sequential, targets:
     const n = t.times.length;
     const head = t === main ? 'sequential HTTP create' : `  same with ${t.label}: sequential`;
     const conc = t.concurrent ? `; ${CLIENTS} clients ${rate(t).toFixed(1)} documents/s (latency p50 ${ms(median(t.conc.latencies))}), CPU ${ms(t.conc.cpu / t.conc.latencies.length)} per document, event loop ${ms(t.conc.loopCpu / t.conc.latencies.length)}` : '';
-    console.log(`${head}: p50 ${ms(median(t.times))}, p95 ${ms(percentile(t.times, 95))}, p50 − engine ${ms(median(t.times) - e)}; CPU ${ms(t.cpu / n)} per document, event loop ${ms(t.loopCpu / n)}${conc}`);
+    console.log(`${head}: p50 ${ms(median(t.times))}, p95 ${ms(percentile(t.times, 95))}, p50 − engine ${ms(median(t.times) - e)}; CPU ${ms(t.cpu / n)} per document, event loop ${ms(t.loopCpu / n)}, the client's p50 ${ms(median(t.clientCpu))}${conc}`);
   }
   console.log(`service overhead (HTTP p50 − engine): ${ms(overhead)}, of which the floor of any request ${ms(floor)}   [load average ${load()}]`);
   const profiled = rest.find((t) => t.timings.length > 0);
@@ -383,7 +412,7 @@ function report(index: number, c: Case, block: number, seq: Sequential, targets:
     console.log(`breakdown with DOCLOOM_PROFILE=1 (Server-Timing of ${profiled.timings.length} sequential creates; client p50 ${ms(median(profiled.times))}):`);
     console.log('  phase              p50 ms   mean ms   CPU mean ms (all threads)');
     for (const ph of phases) console.log(`  ${ph.name.padEnd(17)} ${ph.p50.toFixed(3).padStart(7)}  ${ph.mean.toFixed(3).padStart(8)}  ${ph.cpuMean === null ? '' : ph.cpuMean.toFixed(3).padStart(8)}`.trimEnd());
-    if (total) console.log(`  outside the app    ${(median(profiled.times) - total.p50).toFixed(3).padStart(7)}            (client p50 − total p50: sockets, HTTP parsing before Express, the client)`);
+    if (total) console.log(`  outside the app    ${(median(profiled.times) - total.p50).toFixed(3).padStart(7)}            (client p50 − total p50: sockets, HTTP parsing before Express, the client; of which the client's own CPU p50 ${median(profiled.clientCpu).toFixed(3)})`);
   }
   const docx = index === 0;
   if (docx) {

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { DocumentFilter, DocumentRecord, DocumentStatus, TemplateRecord } from '../store/index.js';
 import type { DocumentPatch, DocumentRepo, Page } from '../store/repositories.js';
-import type { CloudCopy, FileStore } from '../store/files/file-store.js';
+import type { CloudCopy, FileStore, PreparedFile } from '../store/files/file-store.js';
 import { QUEUE_PRIORITY, WriteRefused, type ClaimedJob, type JobQueue, type Lease, type WriteGuard } from '../store/queue.js';
 import { addMinutes, nowIso } from './datetime.js';
 import { ServiceError, Violations, notFound, validationError } from './errors.js';
@@ -502,6 +502,7 @@ export class DocumentService {
 
   async #render(doc: DocumentRecord, req: ValidRequest, priority: Priority, profile?: Profile, lease?: Lease): Promise<void> {
     const title = doc.output_filename!.replace(/\.[^.]+$/, '');
+    let prepared: PreparedFile | undefined;
     try {
       const job = this.#job(req.template, req.templatePath, req.data, {
         test: req.test,
@@ -517,6 +518,10 @@ export class DocumentService {
       let started: Promise<unknown> | undefined;
       const outcome = await this.deps.renderer.render(job, priority, () => {
         if (doc.status === 'pending') started = this.deps.repo.update(doc.id, { status: 'processing', updated_at: nowIso() }, false).catch(() => undefined);
+        // The output's temp file is opened while the document renders (the event loop only waits then), not after;
+        // opened when the render starts, so queued batch rows hold no descriptors. A queued job's file is placed
+        // under its lease only (#completeLeased).
+        if (!lease) prepared ??= this.deps.files.prepare(doc.id, doc.output_type);
       });
       if (started) await started;
       profile?.markRender(outcome.ok ? outcome.timings : undefined);
@@ -526,7 +531,7 @@ export class DocumentService {
         return;
       }
       if (outcome.editableError) this.deps.log(`document ${doc.id}: editable copy failed: ${outcome.editableError}`);
-      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile, lease);
+      await this.#complete(doc, outcome.bytes, outcome.pages, outcome.editable, profile, lease, prepared);
     } catch (err) {
       if (lease && isDatabaseUnavailable(err)) {
         // The database dropped while the outcome was written: nothing was (the finish is one statement). The job
@@ -543,6 +548,9 @@ export class DocumentService {
         throw err;
       }
       await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.', lease).catch(() => undefined);
+    } finally {
+      // A render that failed, or a document deleted meanwhile: its temp file goes (a no-op once placed).
+      prepared?.discard();
     }
   }
 
@@ -552,10 +560,18 @@ export class DocumentService {
    * memory, in answers, in snapshots) only once all of it is on disk; a crash before that leaves a line that the
    * next start checks against the files, and files without a completed record, removed at start.
    */
-  async #complete(doc: DocumentRecord, bytes: Uint8Array, pages: number | null, editable?: Uint8Array, profile?: Profile, lease?: Lease): Promise<void> {
+  async #complete(
+    doc: DocumentRecord,
+    bytes: Uint8Array,
+    pages: number | null,
+    editable?: Uint8Array,
+    profile?: Profile,
+    lease?: Lease,
+    prepared?: PreparedFile,
+  ): Promise<void> {
     if (lease) return this.#completeLeased(lease, doc, bytes, pages, editable, profile);
     if (!(await this.deps.repo.get(doc.id))) return; // deleted while rendering
-    const output = await this.deps.files.place(doc.id, doc.output_type, bytes);
+    const output = await (prepared ? prepared.place(bytes) : this.deps.files.place(doc.id, doc.output_type, bytes));
     const copy = editable ? await this.deps.files.place(doc.id, 'docx', editable, 'editable').catch((err: unknown) => {
       output.durable.catch(() => undefined);
       throw err;

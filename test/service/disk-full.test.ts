@@ -186,7 +186,8 @@ function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk
   return {
     dataDir,
     // Generated documents go through <data>/tmp/; records are written beside their files.
-    // Every write goes through <data>/tmp/ (docs/store.md); a generated document's temp is named after its id.
+    // Every write goes through <data>/tmp/ (docs/store.md); a generated document's temp is named after its id (opened
+    // by fs.openSync as its render starts, DocumentFiles.prepare: the failure is reported when the file is placed).
     fillButRecords: () => { full = (file) => file.startsWith(path.join(dataDir, 'tmp') + path.sep) && /^\d/.test(path.basename(file)); },
     fill: () => { full = () => true; },
     free: () => { full = null; },

@@ -62,6 +62,22 @@ for (const [name, make] of backends) {
       assert.deepEqual(await readAll(store, 1001, 'pdf'), pdf);
     });
 
+    it('a prepared file is placed as place() would; a discarded one leaves nothing', async () => {
+      const pdf = crypto.randomBytes(40_000);
+      const prepared = store.prepare(1002, 'pdf');
+      const placed = await prepared.place(pdf);
+      await placed.durable;
+      assert.equal(placed.sha256, crypto.createHash('sha256').update(pdf).digest('hex'));
+      assert.deepEqual(await readAll(store, 1002, 'pdf'), pdf);
+      prepared.discard();
+      assert.deepEqual(await readAll(store, 1002, 'pdf'), pdf, 'discard after place keeps the file');
+      await assert.rejects(prepared.place(pdf), /used twice/);
+      const dropped = store.prepare(1003, 'pdf');
+      dropped.discard();
+      assert.equal(await store.open(1003, 'pdf'), undefined);
+      await store.remove(1002, 'pdf');
+    });
+
     it('answers undefined for a file that is not there', async () => {
       assert.equal(await store.open(424242, 'pdf'), undefined);
     });
@@ -91,6 +107,56 @@ for (const [name, make] of backends) {
     });
   });
 }
+
+describe('data folder: a prepared file', () => {
+  const fresh = (): { files: DocumentFiles; layout: Layout } => {
+    const layout = new Layout(fs.mkdtempSync(path.join(temp, 'prepared-')));
+    fs.mkdirSync(layout.tmp, { recursive: true });
+    return { files: new DocumentFiles(layout), layout };
+  };
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('opens its temp file in tmp/ before the bytes exist, and renames that very file into place', async () => {
+    const { files, layout } = fresh();
+    const prepared = files.prepare(5, 'pdf');
+    await settle();
+    const temps = fs.readdirSync(layout.tmp);
+    assert.equal(temps.length, 1, 'the temp file is open ahead');
+    assert.match(temps[0], /^5\.pdf\.\d+\.[0-9a-f]+\.tmp$/, 'named after the document (a start removes a dead writer\'s)');
+    const inode = fs.statSync(path.join(layout.tmp, temps[0])).ino;
+    await (await prepared.place(Buffer.from('%PDF-1.7 five'))).durable;
+    assert.deepEqual(fs.readdirSync(layout.tmp), [], 'renamed, not copied');
+    assert.equal(fs.statSync(files.path(5, 'pdf')).ino, inode);
+    assert.equal(fs.readFileSync(files.path(5, 'pdf'), 'utf8'), '%PDF-1.7 five');
+  });
+
+  it('discarded, its temp file goes; tmp/ removed meanwhile, it is placed all the same', async () => {
+    const { files, layout } = fresh();
+    const dropped = files.prepare(6, 'pdf');
+    await settle();
+    assert.equal(fs.readdirSync(layout.tmp).length, 1);
+    dropped.discard();
+    await settle();
+    assert.deepEqual(fs.readdirSync(layout.tmp), []);
+    assert.ok(!fs.existsSync(files.path(6, 'pdf')));
+    const prepared = files.prepare(7, 'pdf');
+    await settle();
+    fs.rmSync(layout.tmp, { recursive: true });
+    await (await prepared.place(Buffer.from('%PDF-1.7 seven'))).durable;
+    assert.equal(fs.readFileSync(files.path(7, 'pdf'), 'utf8'), '%PDF-1.7 seven');
+    assert.deepEqual(fs.readdirSync(layout.tmp), [], 'tmp/ made again, nothing left in it');
+  });
+
+  it('a temp file that cannot be opened fails place() with that error, and nothing is left', async () => {
+    const { files, layout } = fresh();
+    // A file where tmp/ should be: the open fails with ENOTDIR, which is no reason to make tmp/ again.
+    fs.rmSync(layout.tmp, { recursive: true });
+    fs.writeFileSync(layout.tmp, 'not a folder');
+    const prepared = files.prepare(8, 'pdf');
+    await assert.rejects(prepared.place(Buffer.from('x')), { code: 'ENOTDIR' });
+    assert.ok(!fs.existsSync(files.path(8, 'pdf')));
+  });
+});
 
 it('a key never climbs out of the data folder', async () => {
   await assert.rejects(() => localStore().putKey('batches/../../etc/rows.csv', new URL(import.meta.url).pathname), /not a file key/);

@@ -4,9 +4,9 @@
  * test/store-contract/file-store.test.ts runs one suite against both.
  */
 import type { Readable } from 'node:stream';
-import type { FileVariant, PlacedFile } from '../document-files.js';
+import type { FileVariant, PlacedFile, PreparedFile } from '../document-files.js';
 
-export type { FileVariant, PlacedFile };
+export type { FileVariant, PlacedFile, PreparedFile };
 
 export interface StoredFile {
   size: number;
@@ -29,6 +29,11 @@ export interface FileStore {
    * record saying `completed` only after that (DocumentRepo.complete).
    */
   place(id: number, ext: string, bytes: Uint8Array, variant?: FileVariant): Promise<PlacedFile>;
+  /**
+   * The same, in two steps: whatever can be made ready before the bytes exist (the data folder opens its temp file)
+   * starts now, while the document renders; `place(bytes)` then finishes as place() would, or `discard()` drops it.
+   */
+  prepare(id: number, ext: string, variant?: FileVariant): PreparedFile;
   /** Reads a file; undefined when there is none. */
   open(id: number, ext: string, variant?: FileVariant): Promise<StoredFile | undefined>;
   /** Removes every file of a document (output and editable copy); absent ones are no error. */

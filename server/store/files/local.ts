@@ -7,6 +7,7 @@ export function localFileStore(files: DocumentFiles): FileStore {
   return {
     kind: 'local',
     place: (id, ext, bytes, variant) => files.place(id, ext, bytes, variant),
+    prepare: (id, ext, variant) => files.prepare(id, ext, variant),
     async open(id, ext, variant) {
       const found = await files.stat(id, ext, variant);
       return found && { size: found.size, stream: async () => fs.createReadStream(found.path) };

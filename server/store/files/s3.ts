@@ -74,7 +74,7 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
       stream: async () => (await client.send(new GetObjectCommand({ Bucket, Key })).catch(fail(`reading ${Key}`))).Body as Readable,
     };
   };
-  return {
+  const store: FileStore = {
     kind: 's3',
     async place(id, ext, bytes, variant) {
       const Key = objectKey(id, ext, variant);
@@ -83,6 +83,18 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
         .send(new PutObjectCommand({ Bucket, Key, Body: bytes, ContentLength: bytes.byteLength, ContentType: CONTENT_TYPES[ext] ?? 'application/octet-stream' }))
         .catch(fail(`storing ${Key}`));
       return { sha256, durable: Promise.resolve() };
+    },
+    prepare(id, ext, variant) {
+      // Nothing to make ready before the bytes exist: one PUT does it all.
+      let taken = false;
+      return {
+        place: async (bytes) => {
+          if (taken) throw new Error(`prepared file ${objectKey(id, ext, variant)} used twice`);
+          taken = true;
+          return store.place(id, ext, bytes, variant);
+        },
+        discard: () => undefined,
+      };
     },
     open: (id, ext, variant) => openKey(objectKey(id, ext, variant)),
     async putKey(Key, sourceFile) {
@@ -114,4 +126,5 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
       await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(PING_MS) }).catch(fail('checking the bucket'));
     },
   };
+  return store;
 }
