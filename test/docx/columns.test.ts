@@ -152,3 +152,25 @@ test('corpus: a table over two columns and two pages reads in order, its second 
   const clash = page1.filter((a) => page1.some((b) => b !== a && Math.abs(a.yMin - b.yMin) < 2 && a.xMin < b.xMax - 1 && b.xMin < a.xMax - 1));
   assert.deepEqual(clash.map((w) => w.text), [], 'no word drawn over another');
 });
+
+test('a balanced section that runs onto a second page evens out its columns there, not only on its first page', async () => {
+  const THREE = '<w:cols w:num="3" w:space="720"/>';
+  // 46 lines of one column push the section's start near page 1's foot; its 75 items fill page 1's three
+  // columns (fourteen lines each) and go on over page 2, where Word balances them (oxsdk__complex2010's page 2).
+  const before = Array.from({ length: 46 }, (_, i) => p(`Lead${i}`)).join('');
+  const items = Array.from({ length: 75 }, (_, i) => p(`Item${i}`)).join('');
+  const body = before + `<w:p><w:pPr>${sect('')}</w:pPr></w:p>` + items + `<w:p><w:pPr>${sect(THREE, '<w:type w:val="continuous"/>')}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 2);
+  const onPage = (n: number): Word[] => all.filter((w) => w.page === n && /^Item\d+$/.test(w.text));
+  const third = 451.3 / 3;
+  const counts = (ws: Word[]): number[] => [0, 1, 2].map((c) => ws.filter((w) => w.xMin >= LEFT + c * third - 1 && w.xMin < LEFT + (c + 1) * third - 1).length);
+  const [p1, p2] = [counts(onPage(1)), counts(onPage(2))];
+  assert.ok(p1.every((n) => n > 0), `page 1's three columns are filled: ${p1}`);
+  assert.equal(p1.reduce((a, n) => a + n, 0) + p2.reduce((a, n) => a + n, 0), 75);
+  assert.ok(Math.max(...p2) - Math.min(...p2) <= 1, `page 2's columns even: ${p2}`);
+  const after = word(all, 'After');
+  assert.equal(after.page, 2);
+  const lowest = Math.max(...onPage(2).map((w) => w.yMax));
+  assert.ok(after.yMin > lowest && after.yMin < lowest + 20, `the next section right below the columns: ${after.yMin} vs ${lowest}`);
+});

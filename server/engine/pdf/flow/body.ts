@@ -66,6 +66,11 @@ export class BodyFlow {
   private geo: PageGeometry;
   /** Pages this section has started. */
   private started = 0;
+  /**
+   * Where blocks() is: the block being placed and, in a paragraph, its first line not yet placed — what is left
+   * of the section when it runs onto a new page, whose columns are evened out once the rest fits on it.
+   */
+  private cursor: { blocks: LaidBlock[]; index: number; line: number } | null = null;
 
   /** Starts the section on a new page. */
   constructor(
@@ -129,6 +134,7 @@ export class BodyFlow {
   private nextColumn(): void {
     if (!this.columns || this.col >= this.columns.x.length - 1) {
       this.newPage(true);
+      this.balanceRest();
       return;
     }
     this.colEnds[this.col] = this.y;
@@ -136,6 +142,25 @@ export class BodyFlow {
     this.y = this.colTop;
     this.atTop = true;
     this.overflowPage = true;
+  }
+
+  /**
+   * A section balanced at its end that did not fit on its first page: Word evens out the columns of the page it
+   * ends on, so on each page it overflows onto, the columns are balanced once what is left fits there
+   * (oxsdk__complex2010's three-column section ends five lines a column on page 2, as in LibreOffice, not fourteen
+   * lines in the first). Not in the middle of a table: its rows left are not known here.
+   */
+  private balanceRest(): void {
+    const c = this.cursor;
+    if (!this.columns || !this.options.balance || !c) return;
+    const current = c.blocks[c.index];
+    if (current?.kind !== 'paragraph') return;
+    const rest: LaidBlock[] = [
+      { ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore },
+      ...c.blocks.slice(c.index + 1),
+    ];
+    const h = balancedHeight(rest, this.columns.x.length, this.geo.bottom - this.colTop);
+    if (h !== null) this.limit = this.colTop + h;
   }
 
   /** The line between columns, as long as the longest column on this page (w:sep). */
@@ -196,6 +221,7 @@ export class BodyFlow {
         continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
+      this.cursor = { blocks, index: i, line: 0 };
       this.budget?.tick();
       if (b.kind === 'table' && b.float) {
         // Anchored in nothing that follows (a table comes next): it moves to the next page alone.
@@ -408,6 +434,7 @@ export class BodyFlow {
     let i = 0;
     let first = true;
     while (i < lines.length) {
+      if (this.cursor) this.cursor.line = i;
       // A line that holds footnote marks brings their notes: they must fit below it on the same page.
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;

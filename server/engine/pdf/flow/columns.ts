@@ -47,7 +47,9 @@ function pieces(blocks: LaidBlock[]): number[] | null {
   const out: number[] = [];
   for (const b of blocks) {
     if (b.kind === 'pageBreak') return null; // a forced break: columns are not evened out
-    if (b.kind === 'table') out.push(...b.heights);
+    if (b.kind === 'table') {
+      if (!b.float) out.push(...b.heights); // a float is placed beside the text, not in its flow
+    }
     else b.lines.forEach((line, i) => out.push(line.height + (i === 0 ? b.spaceBefore : 0) + (i === b.lines.length - 1 ? b.spaceAfter : 0)));
   }
   return out;
