@@ -73,6 +73,30 @@ test('unequal columns (w:col) are placed at their own widths', async () => {
   assert.ok(Math.abs(word(all, 'Wide').xMin - (LEFT + 144 + 36)) < 1, `${word(all, 'Wide').xMin}`);
 });
 
+test('unequal columns: each paragraph is laid out at the width of its column, and a paragraph that goes on in a wider one is wrapped at that width there', async () => {
+  // 2 inches, a half-inch gap, the rest (about 3.77 inches).
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const narrow = 144;
+  const wideLeft = LEFT + 144 + 36;
+  const wideRight = wideLeft + 5426 / 20;
+  const text = Array.from({ length: 420 }, (_, i) => `w${i}`).join(' ');
+  const { all } = await pdfWords(buildDocx({ body: p(text), sectPr: sect(cols) }));
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  const first = ws.filter((w) => w.page === 1 && w.xMin < wideLeft - 1);
+  const second = ws.filter((w) => w.page === 1 && w.xMin >= wideLeft - 1);
+  assert.ok(first.length > 0 && second.length > 0, 'the paragraph runs from column 1 into column 2');
+  for (const w of first) assert.ok(w.xMax <= LEFT + narrow + 0.5, `${w.text} stays in the narrow column: ${w.xMax}`);
+  const reach = Math.max(...second.map((w) => w.xMax));
+  assert.ok(reach > wideLeft + narrow + 60 && reach <= wideRight + 0.5, `column 2's lines fill its ${wideRight - wideLeft} pt: reach ${reach}`);
+  // The words go on in order: column 2 starts with the word after column 1's last.
+  const next = (ws2: typeof ws): number => Math.min(...ws2.map((w) => Number(w.text.slice(1))));
+  assert.equal(next(second), Math.max(...first.map((w) => Number(w.text.slice(1)))) + 1);
+  // A paragraph wholly in the wide column (after a column break) is laid out at its width too.
+  const broken = `<w:p><w:r><w:t>Before</w:t><w:br w:type="column"/></w:r></w:p>` + p(Array.from({ length: 60 }, (_, i) => `v${i}`).join(' '));
+  const vs = (await pdfWords(buildDocx({ body: broken, sectPr: sect(cols) }))).all.filter((w) => /^v\d+$/.test(w.text));
+  assert.ok(vs.length === 60 && Math.max(...vs.map((w) => w.xMax)) > wideLeft + narrow + 60, "the wide column's own paragraph is wide");
+});
+
 test('a section before a continuous section break balances its columns; the next section follows below them', async () => {
   const items = Array.from({ length: 10 }, (_, i) => p(`Item${i}`)).join('');
   const body = items + `<w:p><w:pPr>${sect(TWO)}</w:pPr></w:p>` + p('After the columns');

@@ -41,7 +41,7 @@ const MAX_BANDED_LINES = 400;
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
 
 /** Lays a paragraph out again with some lines narrowed (beside a float). */
-export type Relayout = (p: LaidParagraph, narrow: Narrow[]) => LaidParagraph;
+export type Relayout = (p: LaidParagraph, narrow: Narrow[], width?: number) => LaidParagraph;
 
 export class BodyFlow {
   private y: number;
@@ -305,6 +305,32 @@ export class BodyFlow {
     if (excl) this.exclusions.push(excl);
   }
 
+  /**
+   * Newspaper columns of different widths (w:col): the body was laid out at the narrowest one's width, so a
+   * paragraph is laid out again for the column it goes in — at the widest column's width, each line cut to its
+   * own column's (Narrow.column), so that the lines already placed keep their breaks when it goes on in a column of
+   * another width. Null when that is not needed or not possible (one width; a list item, whose number would advance
+   * again; right-to-left text, which narrowing does not reach).
+   */
+  private columnWidths(p: LaidParagraph): { widths: number[]; widest: number } | null {
+    const widths = this.columns?.width;
+    if (!widths || !this.relayout || p.source.list || p.source.style?.rtl === true) return null;
+    const widest = Math.max(...widths);
+    return widths.some((w) => widest - w > 0.5) ? { widths, widest } : null;
+  }
+
+  /** `p` laid out again with its lines from `from` on at the open column's width (`bands`: the placed ones'). */
+  private toColumn(p: LaidParagraph, bands: Narrow[], from: number, own: { widths: number[]; widest: number }): LaidParagraph {
+    const last = bands[bands.length - 1];
+    if (last) last.to = from;
+    const end = own.widest - own.widths[this.col];
+    bands.push({ from, to: Number.MAX_SAFE_INTEGER, start: 0, end, column: true });
+    const again = this.relayout!(p, bands, own.widest);
+    // Shading and borders reach the column's edge, not the widest column's.
+    again.boxRight -= end;
+    return again;
+  }
+
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
   private aroundFloats(p: LaidParagraph): LaidParagraph {
     const left = this.left;
@@ -429,12 +455,23 @@ export class BodyFlow {
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
     if (this.exclusions.length > 0) p = this.aroundFloats(p);
-    const lines = p.lines;
-    const byLine = notesByLine(p);
+    const own = p !== laid ? null : this.columnWidths(p);
+    const bands: Narrow[] = [];
+    if (own) p = this.toColumn(laid, bands, 0, own);
+    let lines = p.lines;
+    let byLine = notesByLine(p);
     let i = 0;
     let first = true;
     while (i < lines.length) {
       if (this.cursor) this.cursor.line = i;
+      if (own && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
+        // On in a column of another width: the lines left are laid out again at its width.
+        const box = p.boxRight;
+        p = this.toColumn(laid, bands, i, own);
+        if (i > 0) p.boxRight = box;
+        lines = p.lines;
+        byLine = notesByLine(p);
+      }
       // A line that holds footnote marks brings their notes: they must fit below it on the same page.
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;
