@@ -97,6 +97,24 @@ test('unequal columns: each paragraph is laid out at the width of its column, an
   assert.ok(vs.length === 60 && Math.max(...vs.map((w) => w.xMax)) > wideLeft + narrow + 60, "the wide column's own paragraph is wide");
 });
 
+test('unequal columns before a continuous break are balanced on the lines as wrapped in each column', async () => {
+  // oxsdk__complex2010's "Left Small Column, Right Wide Column": one paragraph over a 2-inch and a 3.77-inch
+  // column. Balanced on the narrow layout, column 1 took 14 lines and the wide one 5; wrapped per column, the two
+  // end at the same height (LibreOffice: 9 and 9).
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const text = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
+  const body = p(text) + `<w:p><w:pPr>${sect(cols)}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 1);
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  const wideLeft = LEFT + 144 + 36;
+  const rows = (side: Word[]): number => new Set(side.map((w) => Math.round(w.yMin))).size;
+  const [left, right] = [rows(ws.filter((w) => w.xMin < wideLeft - 1)), rows(ws.filter((w) => w.xMin >= wideLeft - 1))];
+  assert.ok(right > 0 && Math.abs(left - right) <= 1, `the columns end together: ${left} and ${right} lines`);
+  const lowest = Math.max(...ws.map((w) => w.yMax));
+  assert.ok(word(all, 'After').yMin > lowest, 'the next section below both');
+});
+
 test('a section before a continuous section break balances its columns; the next section follows below them', async () => {
   const items = Array.from({ length: 10 }, (_, i) => p(`Item${i}`)).join('');
   const body = items + `<w:p><w:pPr>${sect(TWO)}</w:pPr></w:p>` + p('After the columns');

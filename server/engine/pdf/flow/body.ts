@@ -15,7 +15,7 @@ import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
 import { footnotesOf, notesByLine, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
-import { balancedHeight, type ColumnSet } from './columns.js';
+import { balancedHeight, balancedHeightUnequal, type ColumnSet, type ColumnStart } from './columns.js';
 import { floatRect, frameOf, holeOf, placeFloat, placeFloatsInStacks, sameHole, wrapAround, type Exclusion } from './floats.js';
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
@@ -202,7 +202,9 @@ export class BodyFlow {
    */
   blocks(blocks: LaidBlock[]): void {
     if (this.columns && this.options.balance) {
-      const h = balancedHeight(blocks, this.columns.x.length, this.geo.bottom - this.colTop);
+      const room = this.geo.bottom - this.colTop;
+      const count = this.columns.x.length;
+      const h = this.unequal() ? balancedHeightUnequal(blocks, count, room, (p, starts) => this.linesIn(p, starts)) : balancedHeight(blocks, count, room);
       if (h !== null) this.limit = this.colTop + h;
     }
     let pendingBreaks = 0;
@@ -329,6 +331,20 @@ export class BodyFlow {
     // Shading and borders reach the column's edge, not the widest column's.
     again.boxRight -= end;
     return again;
+  }
+
+  /** Columns of different widths. */
+  private unequal(): boolean {
+    const w = this.columns?.width;
+    return !!w && w.some((x) => Math.abs(x - w[0]) > 0.5);
+  }
+
+  /** A paragraph's lines as they go in the columns `starts` names (for balancing columns of different widths). */
+  private linesIn(p: LaidParagraph, starts: ColumnStart[]): Line[] {
+    const own = this.columnWidths(p);
+    if (!own) return p.lines;
+    const bands: Narrow[] = starts.map((s, k) => ({ from: s.from, to: starts[k + 1]?.from ?? Number.MAX_SAFE_INTEGER, start: 0, end: own.widest - own.widths[s.col], column: true }));
+    return this.relayout!(p, bands, own.widest).lines;
   }
 
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
