@@ -155,11 +155,19 @@ export class BodyFlow {
     if (!this.columns || !this.options.balance || !c) return;
     const current = c.blocks[c.index];
     if (current?.kind !== 'paragraph') return;
-    const rest: LaidBlock[] = [
-      { ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore },
-      ...c.blocks.slice(c.index + 1),
-    ];
-    const h = balancedHeight(rest, this.columns.x.length, this.geo.bottom - this.colTop);
+    const count = this.columns.x.length;
+    const room = this.geo.bottom - this.colTop;
+    const rest: LaidBlock[] = [{ ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore }];
+    // What is left is gathered only while it could still fit on this page (a long section is not summed again
+    // on each of its pages).
+    let total = paragraphHeight(rest[0] as LaidParagraph);
+    for (let k = c.index + 1; k < c.blocks.length && total <= count * room; k++) {
+      const b = c.blocks[k];
+      rest.push(b);
+      total += b.kind === 'paragraph' ? paragraphHeight(b) : b.kind === 'table' && !b.float ? b.heights.reduce((a, h) => a + h, 0) : 0;
+    }
+    if (total > count * room) return;
+    const h = balancedHeight(rest, count, room);
     if (h !== null) this.limit = this.colTop + h;
   }
 
