@@ -212,7 +212,7 @@ export class BodyFlow {
     if (this.columns && this.options.balance) {
       const room = this.geo.bottom - this.colTop;
       const count = this.columns.x.length;
-      const h = this.unequal() ? balancedHeightUnequal(blocks, count, room, (p, starts) => this.linesIn(p, starts)) : balancedHeight(blocks, count, room);
+      const h = this.unequal() ? balancedHeightUnequal(blocks, count, room, this.linesMemo()) : balancedHeight(blocks, count, room);
       if (h !== null) this.limit = this.colTop + h;
     }
     let pendingBreaks = 0;
@@ -345,6 +345,19 @@ export class BodyFlow {
   private unequal(): boolean {
     const w = this.columns?.width;
     return !!w && w.some((x) => Math.abs(x - w[0]) > 0.5);
+  }
+
+  /** linesIn, each paragraph laid out once per set of columns (the bisection tries the same ones again). */
+  private linesMemo(): (p: LaidParagraph, starts: ColumnStart[]) => Line[] {
+    const memo = new Map<LaidParagraph, Map<string, Line[]>>();
+    return (p, starts) => {
+      const key = starts.map((s) => `${s.from}:${s.col}`).join(' ');
+      let byKey = memo.get(p);
+      if (!byKey) memo.set(p, (byKey = new Map()));
+      let lines = byKey.get(key);
+      if (!lines) byKey.set(key, (lines = this.linesIn(p, starts)));
+      return lines;
+    };
   }
 
   /** A paragraph's lines as they go in the columns `starts` names (for balancing columns of different widths). */
