@@ -73,6 +73,48 @@ test('unequal columns (w:col) are placed at their own widths', async () => {
   assert.ok(Math.abs(word(all, 'Wide').xMin - (LEFT + 144 + 36)) < 1, `${word(all, 'Wide').xMin}`);
 });
 
+test('unequal columns: each paragraph is laid out at the width of its column, and a paragraph that goes on in a wider one is wrapped at that width there', async () => {
+  // 2 inches, a half-inch gap, the rest (about 3.77 inches).
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const narrow = 144;
+  const wideLeft = LEFT + 144 + 36;
+  const wideRight = wideLeft + 5426 / 20;
+  const text = Array.from({ length: 420 }, (_, i) => `w${i}`).join(' ');
+  const { all } = await pdfWords(buildDocx({ body: p(text), sectPr: sect(cols) }));
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  const first = ws.filter((w) => w.page === 1 && w.xMin < wideLeft - 1);
+  const second = ws.filter((w) => w.page === 1 && w.xMin >= wideLeft - 1);
+  assert.ok(first.length > 0 && second.length > 0, 'the paragraph runs from column 1 into column 2');
+  for (const w of first) assert.ok(w.xMax <= LEFT + narrow + 0.5, `${w.text} stays in the narrow column: ${w.xMax}`);
+  const reach = Math.max(...second.map((w) => w.xMax));
+  assert.ok(reach > wideLeft + narrow + 60 && reach <= wideRight + 0.5, `column 2's lines fill its ${wideRight - wideLeft} pt: reach ${reach}`);
+  // The words go on in order: column 2 starts with the word after column 1's last.
+  const next = (ws2: typeof ws): number => Math.min(...ws2.map((w) => Number(w.text.slice(1))));
+  assert.equal(next(second), Math.max(...first.map((w) => Number(w.text.slice(1)))) + 1);
+  // A paragraph wholly in the wide column (after a column break) is laid out at its width too.
+  const broken = `<w:p><w:r><w:t>Before</w:t><w:br w:type="column"/></w:r></w:p>` + p(Array.from({ length: 60 }, (_, i) => `v${i}`).join(' '));
+  const vs = (await pdfWords(buildDocx({ body: broken, sectPr: sect(cols) }))).all.filter((w) => /^v\d+$/.test(w.text));
+  assert.ok(vs.length === 60 && Math.max(...vs.map((w) => w.xMax)) > wideLeft + narrow + 60, "the wide column's own paragraph is wide");
+});
+
+test('unequal columns before a continuous break are balanced on the lines as wrapped in each column', async () => {
+  // oxsdk__complex2010's "Left Small Column, Right Wide Column": one paragraph over a 2-inch and a 3.77-inch
+  // column. Balanced on the narrow layout, column 1 took 14 lines and the wide one 5; wrapped per column, the two
+  // end at the same height (LibreOffice: 9 and 9).
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const text = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
+  const body = p(text) + `<w:p><w:pPr>${sect(cols)}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 1);
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  const wideLeft = LEFT + 144 + 36;
+  const rows = (side: Word[]): number => new Set(side.map((w) => Math.round(w.yMin))).size;
+  const [left, right] = [rows(ws.filter((w) => w.xMin < wideLeft - 1)), rows(ws.filter((w) => w.xMin >= wideLeft - 1))];
+  assert.ok(right > 0 && Math.abs(left - right) <= 1, `the columns end together: ${left} and ${right} lines`);
+  const lowest = Math.max(...ws.map((w) => w.yMax));
+  assert.ok(word(all, 'After').yMin > lowest, 'the next section below both');
+});
+
 test('a section before a continuous section break balances its columns; the next section follows below them', async () => {
   const items = Array.from({ length: 10 }, (_, i) => p(`Item${i}`)).join('');
   const body = items + `<w:p><w:pPr>${sect(TWO)}</w:pPr></w:p>` + p('After the columns');
@@ -151,4 +193,26 @@ test('corpus: a table over two columns and two pages reads in order, its second 
   const page1 = all.filter((w) => w.page === 1);
   const clash = page1.filter((a) => page1.some((b) => b !== a && Math.abs(a.yMin - b.yMin) < 2 && a.xMin < b.xMax - 1 && b.xMin < a.xMax - 1));
   assert.deepEqual(clash.map((w) => w.text), [], 'no word drawn over another');
+});
+
+test('a balanced section that runs onto a second page evens out its columns there, not only on its first page', async () => {
+  const THREE = '<w:cols w:num="3" w:space="720"/>';
+  // 46 lines of one column push the section's start near page 1's foot; its 75 items fill page 1's three
+  // columns (fourteen lines each) and go on over page 2, where Word balances them (oxsdk__complex2010's page 2).
+  const before = Array.from({ length: 46 }, (_, i) => p(`Lead${i}`)).join('');
+  const items = Array.from({ length: 75 }, (_, i) => p(`Item${i}`)).join('');
+  const body = before + `<w:p><w:pPr>${sect('')}</w:pPr></w:p>` + items + `<w:p><w:pPr>${sect(THREE, '<w:type w:val="continuous"/>')}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 2);
+  const onPage = (n: number): Word[] => all.filter((w) => w.page === n && /^Item\d+$/.test(w.text));
+  const third = 451.3 / 3;
+  const counts = (ws: Word[]): number[] => [0, 1, 2].map((c) => ws.filter((w) => w.xMin >= LEFT + c * third - 1 && w.xMin < LEFT + (c + 1) * third - 1).length);
+  const [p1, p2] = [counts(onPage(1)), counts(onPage(2))];
+  assert.ok(p1.every((n) => n > 0), `page 1's three columns are filled: ${p1}`);
+  assert.equal(p1.reduce((a, n) => a + n, 0) + p2.reduce((a, n) => a + n, 0), 75);
+  assert.ok(Math.max(...p2) - Math.min(...p2) <= 1, `page 2's columns even: ${p2}`);
+  const after = word(all, 'After');
+  assert.equal(after.page, 2);
+  const lowest = Math.max(...onPage(2).map((w) => w.yMax));
+  assert.ok(after.yMin > lowest && after.yMin < lowest + 20, `the next section right below the columns: ${after.yMin} vs ${lowest}`);
 });

@@ -196,8 +196,8 @@ function relayoutIn(ls: LaidSection): Relayout {
   const ctx = typeof pitch === 'number' && pitch > 0 ? { ...ls.ctx, linePitch: pitch } : ls.ctx;
   // In columns the body was laid out at the narrowest column's width (layoutSection).
   const width = ls.columns ? Math.min(...ls.columns.width) : ls.geo.right - ls.geo.left;
-  return (p, narrow) => {
-    const again = layoutParagraph(p.source, width, { ...ctx, narrow });
+  return (p, narrow, at = width) => {
+    const again = layoutParagraph(p.source, at, { ...ctx, narrow });
     if (p.footnotes) {
       again.footnotes = p.footnotes;
       again.footnoteOf = p.footnoteOf;

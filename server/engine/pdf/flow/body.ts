@@ -15,7 +15,7 @@ import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
 import { footnotesOf, notesByLine, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
-import { balancedHeight, type ColumnSet } from './columns.js';
+import { balancedHeight, balancedHeightUnequal, type ColumnSet, type ColumnStart } from './columns.js';
 import { floatRect, frameOf, holeOf, placeFloat, placeFloatsInStacks, sameHole, wrapAround, type Exclusion } from './floats.js';
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
@@ -41,7 +41,7 @@ const MAX_BANDED_LINES = 400;
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
 
 /** Lays a paragraph out again with some lines narrowed (beside a float). */
-export type Relayout = (p: LaidParagraph, narrow: Narrow[]) => LaidParagraph;
+export type Relayout = (p: LaidParagraph, narrow: Narrow[], width?: number) => LaidParagraph;
 
 export class BodyFlow {
   private y: number;
@@ -66,6 +66,11 @@ export class BodyFlow {
   private geo: PageGeometry;
   /** Pages this section has started. */
   private started = 0;
+  /**
+   * Where blocks() is: the block being placed and, in a paragraph, its first line not yet placed — what is left
+   * of the section when it runs onto a new page, whose columns are evened out once the rest fits on it.
+   */
+  private cursor: { blocks: LaidBlock[]; index: number; line: number } | null = null;
 
   /** Starts the section on a new page. */
   constructor(
@@ -129,6 +134,7 @@ export class BodyFlow {
   private nextColumn(): void {
     if (!this.columns || this.col >= this.columns.x.length - 1) {
       this.newPage(true);
+      this.balanceRest();
       return;
     }
     this.colEnds[this.col] = this.y;
@@ -136,6 +142,33 @@ export class BodyFlow {
     this.y = this.colTop;
     this.atTop = true;
     this.overflowPage = true;
+  }
+
+  /**
+   * A section balanced at its end that did not fit on its first page: Word evens out the columns of the page it
+   * ends on, so on each page it overflows onto, the columns are balanced once what is left fits there
+   * (oxsdk__complex2010's three-column section ends five lines a column on page 2, as in LibreOffice, not fourteen
+   * lines in the first). Not in the middle of a table: its rows left are not known here.
+   */
+  private balanceRest(): void {
+    const c = this.cursor;
+    if (!this.columns || !this.options.balance || !c) return;
+    const current = c.blocks[c.index];
+    if (current?.kind !== 'paragraph') return;
+    const count = this.columns.x.length;
+    const room = this.geo.bottom - this.colTop;
+    const rest: LaidBlock[] = [{ ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore }];
+    // What is left is gathered only while it could still fit on this page (a long section is not summed again
+    // on each of its pages).
+    let total = paragraphHeight(rest[0] as LaidParagraph);
+    for (let k = c.index + 1; k < c.blocks.length && total <= count * room; k++) {
+      const b = c.blocks[k];
+      rest.push(b);
+      total += b.kind === 'paragraph' ? paragraphHeight(b) : b.kind === 'table' && !b.float ? b.heights.reduce((a, h) => a + h, 0) : 0;
+    }
+    if (total > count * room) return;
+    const h = balancedHeight(rest, count, room);
+    if (h !== null) this.limit = this.colTop + h;
   }
 
   /** The line between columns, as long as the longest column on this page (w:sep). */
@@ -177,7 +210,9 @@ export class BodyFlow {
    */
   blocks(blocks: LaidBlock[]): void {
     if (this.columns && this.options.balance) {
-      const h = balancedHeight(blocks, this.columns.x.length, this.geo.bottom - this.colTop);
+      const room = this.geo.bottom - this.colTop;
+      const count = this.columns.x.length;
+      const h = this.unequal() ? balancedHeightUnequal(blocks, count, room, this.linesMemo()) : balancedHeight(blocks, count, room);
       if (h !== null) this.limit = this.colTop + h;
     }
     let pendingBreaks = 0;
@@ -196,6 +231,7 @@ export class BodyFlow {
         continue;
       }
       for (; pendingBreaks > 0; pendingBreaks--) this.newPage();
+      this.cursor = { blocks, index: i, line: 0 };
       this.budget?.tick();
       if (b.kind === 'table' && b.float) {
         // Anchored in nothing that follows (a table comes next): it moves to the next page alone.
@@ -277,6 +313,59 @@ export class BodyFlow {
   private float(t: LaidTable, anchorTop: number): void {
     const excl = placeFloat(this.emitter, t, frameOf(this.geo, this.left, this.right, anchorTop), this.fields(), this.front);
     if (excl) this.exclusions.push(excl);
+  }
+
+  /**
+   * Newspaper columns of different widths (w:col): the body was laid out at the narrowest one's width, so a
+   * paragraph is laid out again for the column it goes in — at the widest column's width, each line cut to its
+   * own column's (Narrow.column), so that the lines already placed keep their breaks when it goes on in a column of
+   * another width. Null when that is not needed or not possible (one width; a list item, whose number would advance
+   * again; right-to-left text, which narrowing does not reach).
+   */
+  private columnWidths(p: LaidParagraph): { widths: number[]; widest: number } | null {
+    const widths = this.columns?.width;
+    if (!widths || !this.relayout || p.source.list || p.source.style?.rtl === true) return null;
+    const widest = Math.max(...widths);
+    return widths.some((w) => widest - w > 0.5) ? { widths, widest } : null;
+  }
+
+  /** `p` laid out again with its lines from `from` on at the open column's width (`bands`: the placed ones'). */
+  private toColumn(p: LaidParagraph, bands: Narrow[], from: number, own: { widths: number[]; widest: number }): LaidParagraph {
+    const last = bands[bands.length - 1];
+    if (last) last.to = from;
+    const end = own.widest - own.widths[this.col];
+    bands.push({ from, to: Number.MAX_SAFE_INTEGER, start: 0, end, column: true });
+    const again = this.relayout!(p, bands, own.widest);
+    // Shading and borders reach the column's edge, not the widest column's.
+    again.boxRight -= end;
+    return again;
+  }
+
+  /** Columns of different widths. */
+  private unequal(): boolean {
+    const w = this.columns?.width;
+    return !!w && w.some((x) => Math.abs(x - w[0]) > 0.5);
+  }
+
+  /** linesIn, each paragraph laid out once per set of columns (the bisection tries the same ones again). */
+  private linesMemo(): (p: LaidParagraph, starts: ColumnStart[]) => Line[] {
+    const memo = new Map<LaidParagraph, Map<string, Line[]>>();
+    return (p, starts) => {
+      const key = starts.map((s) => `${s.from}:${s.col}`).join(' ');
+      let byKey = memo.get(p);
+      if (!byKey) memo.set(p, (byKey = new Map()));
+      let lines = byKey.get(key);
+      if (!lines) byKey.set(key, (lines = this.linesIn(p, starts)));
+      return lines;
+    };
+  }
+
+  /** A paragraph's lines as they go in the columns `starts` names (for balancing columns of different widths). */
+  private linesIn(p: LaidParagraph, starts: ColumnStart[]): Line[] {
+    const own = this.columnWidths(p);
+    if (!own) return p.lines;
+    const bands: Narrow[] = starts.map((s, k) => ({ from: s.from, to: starts[k + 1]?.from ?? Number.MAX_SAFE_INTEGER, start: 0, end: own.widest - own.widths[s.col], column: true }));
+    return this.relayout!(p, bands, own.widest).lines;
   }
 
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
@@ -403,11 +492,23 @@ export class BodyFlow {
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
     if (this.exclusions.length > 0) p = this.aroundFloats(p);
-    const lines = p.lines;
-    const byLine = notesByLine(p);
+    const own = p !== laid ? null : this.columnWidths(p);
+    const bands: Narrow[] = [];
+    if (own) p = this.toColumn(laid, bands, 0, own);
+    let lines = p.lines;
+    let byLine = notesByLine(p);
     let i = 0;
     let first = true;
     while (i < lines.length) {
+      if (this.cursor) this.cursor.line = i;
+      if (own && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
+        // On in a column of another width: the lines left are laid out again at its width.
+        const box = p.boxRight;
+        p = this.toColumn(laid, bands, i, own);
+        if (i > 0) p.boxRight = box;
+        lines = p.lines;
+        byLine = notesByLine(p);
+      }
       // A line that holds footnote marks brings their notes: they must fit below it on the same page.
       let n = byLine ? this.fittingWithNotes(lines, i, byLine) : this.fitting(lines, i, this.y);
       const remaining = lines.length - i;

@@ -4,7 +4,7 @@
  * section break: they end at about the same height instead of the first one filling the page).
  */
 import type { Columns } from '../../model/types.js';
-import type { LaidBlock } from '../layout/items.js';
+import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
 
 export interface ColumnSet {
   /** Left edge of each column, from the content box's left edge. */
@@ -47,7 +47,9 @@ function pieces(blocks: LaidBlock[]): number[] | null {
   const out: number[] = [];
   for (const b of blocks) {
     if (b.kind === 'pageBreak') return null; // a forced break: columns are not evened out
-    if (b.kind === 'table') out.push(...b.heights);
+    if (b.kind === 'table') {
+      if (!b.float) out.push(...b.heights); // a float is placed beside the text, not in its flow
+    }
     else b.lines.forEach((line, i) => out.push(line.height + (i === 0 ? b.spaceBefore : 0) + (i === b.lines.length - 1 ? b.spaceAfter : 0)));
   }
   return out;
@@ -82,6 +84,62 @@ export function balancedHeight(blocks: LaidBlock[], count: number, room: number)
   for (let i = 0; i < 30 && hi - lo > 0.5; i++) {
     const mid = (lo + hi) / 2;
     if (fits(heights, count, mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** Where a paragraph's lines go: from line `from` on, in column `col` (one entry per column it reaches). */
+export type ColumnStart = { from: number; col: number };
+
+/**
+ * balancedHeight for columns of different widths, where a paragraph's lines depend on the columns it goes in:
+ * `lay(p, starts)` gives them. The columns are filled as the flow fills them, each up to the height tried, and
+ * the lowest height that holds everything is found by bisection (to half a point); null when the blocks do not fit
+ * in `room` or hold a forced break.
+ */
+export function balancedHeightUnequal(blocks: LaidBlock[], count: number, room: number, lay: (p: LaidParagraph, starts: ColumnStart[]) => Line[]): number | null {
+  if (blocks.length === 0 || blocks.some((b) => b.kind === 'pageBreak')) return null;
+  const fitsIn = (limit: number): boolean => {
+    let col = 0;
+    let used = 0;
+    const room1 = (h: number): boolean => used === 0 || used + h <= limit + 0.01;
+    for (const b of blocks) {
+      if (b.kind === 'pageBreak') return false;
+      if (b.kind === 'table') {
+        if (b.float) continue;
+        for (const h of b.heights) {
+          if (!room1(h)) {
+            if (++col >= count) return false;
+            used = 0;
+          }
+          used += h;
+        }
+        continue;
+      }
+      const starts: ColumnStart[] = [{ from: 0, col }];
+      let lines = lay(b, starts);
+      const height = (i: number): number => lines[i].height + (i === 0 ? b.spaceBefore : 0) + (i === lines.length - 1 ? b.spaceAfter : 0);
+      for (let i = 0; i < lines.length; i++) {
+        if (!room1(height(i))) {
+          if (++col >= count) return false;
+          used = 0;
+          if (i === 0) starts[0].col = col;
+          else starts.push({ from: i, col });
+          lines = lay(b, starts);
+          if (i >= lines.length) break;
+        }
+        used += height(i);
+      }
+    }
+    return true;
+  };
+  if (!fitsIn(room)) return null;
+  let lo = 0;
+  let hi = room;
+  for (let i = 0; i < 30 && hi - lo > 0.5; i++) {
+    const mid = (lo + hi) / 2;
+    if (fitsIn(mid)) hi = mid;
     else lo = mid;
   }
   return hi;

@@ -78,6 +78,12 @@ export interface Narrow {
    * it first, then continues right of it on the same line (flow/floats.ts widestGap).
    */
   hole?: { start: number; end: number };
+  /**
+   * The edge of the newspaper column these lines go in (columns of different widths: the paragraph is laid out
+   * at the widest one's width, each line cut to its own column's), not a float: no line is left empty beside it
+   * and a clearing break does not wait for it to end.
+   */
+  column?: boolean;
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -499,9 +505,10 @@ class LineBreaker {
     return base;
   }
 
-  /** The line's width without the narrowing of floats. */
+  /** The line's width without the narrowing of floats (a column's own edge counts). */
   private columnWidth(first: boolean): number {
-    return this.geo.width - this.geo.indentEnd - this.columnStart(first);
+    const n = this.narrowing;
+    return this.geo.width - this.geo.indentEnd - this.columnStart(first) - (n?.column ? n.end : 0);
   }
 
   private get lineEnd(): number {
@@ -703,7 +710,7 @@ class LineBreaker {
         // Beside a float, a word too wide for the room left but not for the column is not cut letter by letter:
         // Word leaves that line empty and sets the word lower, where the float no longer narrows the line.
         // (Pictures and charts keep overflowing the room as before: where Word puts them is not checked.)
-        while (this.narrowing && !this.hasContent() && !(this.label && this.line.first) && isText(unit) && this.endWith(fits) > this.line.end + EPS && fits <= this.columnWidth(this.line.first) + EPS) {
+        while (this.narrowing && !this.narrowing.column && !this.hasContent() && !(this.label && this.line.first) && isText(unit) && this.endWith(fits) > this.line.end + EPS && fits <= this.columnWidth(this.line.first) + EPS) {
           this.skipLine();
         }
         if (this.endWith(fits) > this.line.end + EPS) {
@@ -756,7 +763,7 @@ class LineBreaker {
   /** Whether a float narrows the line being started on the side a clearing break names. */
   private clearing(side: 'left' | 'right' | 'all'): boolean {
     const n = this.narrowing;
-    if (!n) return false;
+    if (!n || n.column) return false;
     return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS || n.hole !== undefined;
   }
 
