@@ -122,3 +122,19 @@ test('errors inside a lazy element are thrown when the part is parsed, as an eag
     }
   }
 });
+
+test('a name ends at white space (space, tab, CR, LF), "/", ">" or "="; any other character, non-ASCII too, belongs to it', () => {
+  const root = parseXml(`<w:doc\txmlns:w="${W}"><w:p\nw:val\r="1"\t/><w:é w:ü="2"/><w:a.b-c_d w:x\u00b7y ="3"></w:a.b-c_d\n></w:doc>`);
+  assert.deepEqual(names(root), ['w:doc', 'w:p', 'w:é', 'w:a.b-c_d']);
+  assert.deepEqual((root.children as XElement[]).map((c) => c.attrs), [{ 'w:val': '1' }, { 'w:ü': '2' }, { 'w:x\u00b7y': '3' }]);
+  // '/' and '>' end a name too: "<w:p/>" is an empty w:p, "<w:r>" an open w:r.
+  assert.deepEqual(names(parseXml(`<w:p xmlns:w="${W}"><w:r><w:t/></w:r></w:p>`)), ['w:p', 'w:r', 'w:t']);
+});
+
+test('only xmlns and xmlns:… declare namespaces; other attributes starting with "x" are attributes', () => {
+  const root = parseXml(`<w:doc xmlns:w="${W}" xml:space="preserve" xmlnsx="1" x="2"><w:p xmlns:x="${A}" x:val="3" xmlns="${A}"><p/></w:p></w:doc>`);
+  assert.deepEqual(root.attrs, { 'xml:space': 'preserve', xmlnsx: '1', x: '2' });
+  const p = root.children[0] as XElement;
+  assert.deepEqual(p.attrs, { 'a:val': '3' });
+  assert.equal((p.children[0] as XElement).name, 'a:p');
+});

@@ -35,6 +35,10 @@ const INFLATE_SLICE = 16 * 1024;
  */
 const ONE_SHOT_MAX = 64 * 1024;
 
+/** Entry names: UTF-8 when flag bit 11 says so, else read as Latin-1 (one shared decoder each, not one per entry). */
+const UTF8_NAMES = new TextDecoder('utf-8');
+const LATIN1_NAMES = new TextDecoder('latin1');
+
 function corrupt(detail: string): EngineError {
   return new EngineError('invalid_template', `The .docx file is damaged: ${detail}.`);
 }
@@ -110,7 +114,7 @@ export class ZipArchive {
       const commentLen = this.u16(at + 32);
       let localOffset = this.u32(at + 42);
       const nameBytes = this.bytes.subarray(at + 46, at + 46 + nameLen);
-      const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(nameBytes);
+      const name = (flags & 0x800 ? UTF8_NAMES : LATIN1_NAMES).decode(nameBytes);
       // ZIP64 extra field: the 64-bit values of whichever sizes are saturated, in this order.
       if (size === 0xffffffff || compressedSize === 0xffffffff || localOffset === 0xffffffff) {
         let e = at + 46 + nameLen;

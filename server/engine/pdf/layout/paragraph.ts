@@ -160,11 +160,14 @@ const ASIAN_ANY = /[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\
  * rather than carrying the character before it down with it (kinsoku forbids the mark at a line's start).
  */
 const HANGING = new Set(['\u3001', '\u3002', '\uff0c', '\uff0e', '\uff61', '\uff64']);
+/** Below the first of them: most words end with a character tested by one comparison (this runs for every word). */
+const HANGING_FROM = 0x3001;
 
 /** The width of a word's last character when it may hang past the line's end, else 0. */
 function hangingWidth(unit: { segs: Seg[] }): number {
   const last = unit.segs[unit.segs.length - 1];
   if (!last || last.kind !== 'text' || last.text.length === 0) return 0;
+  if (last.text.charCodeAt(last.text.length - 1) < HANGING_FROM) return 0;
   const ch = last.text[last.text.length - 1];
   return HANGING.has(ch) ? textWidth(last.face, ch, last.fmt) : 0;
 }
