@@ -154,7 +154,7 @@ function layoutSection(section: Section, fonts: DocumentFonts, defaults: LayoutC
   const columns = columnSet(asObject<PageSetup>(section.page)?.columns, width);
   const bodyWidth = columns ? Math.min(...columns.width) : width;
   const bodyCtx = columns ? { ...ctx, maxImage: { ...ctx.maxImage, width: bodyWidth } } : ctx;
-  const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx);
+  const body = layoutBlocks(section.body, bodyWidth, typeof pitch === 'number' && pitch > 0 ? { ...bodyCtx, linePitch: pitch } : bodyCtx, 0, columns?.width);
   const anyBehind = [...parts.values()].some((part) => part.hasBehind);
   const numberFont = asObject<PageSetup>(section.page)?.lineNumbers ? lineNumberFont(ctx) : undefined;
   return { section, geo, firstGeo, body, parts, anyBehind, ctx, columns, base, numberFont };
@@ -197,7 +197,9 @@ function relayoutIn(ls: LaidSection): Relayout {
   // In columns the body was laid out at the narrowest column's width (layoutSection).
   const width = ls.columns ? Math.min(...ls.columns.width) : ls.geo.right - ls.geo.left;
   return (p, narrow, at = width) => {
-    const again = layoutParagraph(p.source, at, { ...ctx, narrow });
+    // A list item keeps the label it was counted with (its number does not advance again).
+    const relabel = p.listLabel !== undefined ? { relabel: { source: p.source, text: p.listLabel } } : {};
+    const again = layoutParagraph(p.source, at, { ...ctx, narrow, ...relabel });
     if (p.footnotes) {
       again.footnotes = p.footnotes;
       again.footnoteOf = p.footnoteOf;

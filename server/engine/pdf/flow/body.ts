@@ -71,6 +71,8 @@ export class BodyFlow {
    * of the section when it runs onto a new page, whose columns are evened out once the rest fits on it.
    */
   private cursor: { blocks: LaidBlock[]; index: number; line: number } | null = null;
+  /** While a table goes on in the next column or page: the heights of its rows not yet placed (flowBodyTable). */
+  private tableRest: number[] | null = null;
 
   /** Starts the section on a new page. */
   constructor(
@@ -148,19 +150,23 @@ export class BodyFlow {
    * A section balanced at its end that did not fit on its first page: Word evens out the columns of the page it
    * ends on, so on each page it overflows onto, the columns are balanced once what is left fits there
    * (oxsdk__complex2010's three-column section ends five lines a column on page 2, as in LibreOffice, not fourteen
-   * lines in the first). Not in the middle of a table: its rows left are not known here.
+   * lines in the first). In the middle of a table, its rows not yet placed (tableRest, the repeated header rows
+   * counted once) go first.
    */
   private balanceRest(): void {
     const c = this.cursor;
     if (!this.columns || !this.options.balance || !c) return;
     const current = c.blocks[c.index];
-    if (current?.kind !== 'paragraph') return;
+    let first: LaidBlock;
+    if (current?.kind === 'paragraph') first = { ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore };
+    else if (current?.kind === 'table' && !current.float && this.tableRest) first = { ...current, heights: this.tableRest };
+    else return;
     const count = this.columns.x.length;
     const room = this.geo.bottom - this.colTop;
-    const rest: LaidBlock[] = [{ ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore }];
+    const rest: LaidBlock[] = [first];
     // What is left is gathered only while it could still fit on this page (a long section is not summed again
     // on each of its pages).
-    let total = paragraphHeight(rest[0] as LaidParagraph);
+    let total = first.kind === 'paragraph' ? paragraphHeight(first) : first.kind === 'table' ? first.heights.reduce((a, h) => a + h, 0) : 0;
     for (let k = c.index + 1; k < c.blocks.length && total <= count * room; k++) {
       const b = c.blocks[k];
       rest.push(b);
@@ -255,18 +261,21 @@ export class BodyFlow {
           const hits = this.exclusions.map((e) => ({ ...e, wrap: 'topAndBottom' as const }));
           this.y = wrapAround(hits, this.left, this.right, this.y, b.heights[0] ?? 0).top;
         }
+        const t = this.tableIn(b);
         // A table that goes on in the next newspaper column (or page) moves with it: the frame follows the column.
         const frame = { left: this.left, top: this.colTop, bottom: this.bottom };
-        const onward = (): void => {
+        const onward = (rest: number[]): void => {
+          this.tableRest = rest;
           this.nextColumn();
+          this.tableRest = null;
           frame.left = this.left;
           frame.top = this.colTop;
           frame.bottom = this.bottom;
         };
         // A table's footnotes go to the page it ends on (not re-fitted: a table's rows are placed by table.ts);
         // collected first, as the table flow drops its rows while it places them.
-        const notes = footnotesOf([b]);
-        this.y = flowBodyTable(this.emitter, b, frame, this.y, this.atTop, onward, () => this.fields(), () => this.budget?.tick());
+        const notes = footnotesOf([t]);
+        this.y = flowBodyTable(this.emitter, t, frame, this.y, this.atTop, onward, () => this.fields(), () => this.budget?.tick());
         this.atTop = false;
         this.notes.add(notes, this.noteRoom());
       }
@@ -319,26 +328,44 @@ export class BodyFlow {
    * Newspaper columns of different widths (w:col): the body was laid out at the narrowest one's width, so a
    * paragraph is laid out again for the column it goes in — at the widest column's width, each line cut to its
    * own column's (Narrow.column), so that the lines already placed keep their breaks when it goes on in a column of
-   * another width. Null when that is not needed or not possible (one width; a list item, whose number would advance
-   * again; right-to-left text, which narrowing does not reach).
+   * another width. A list item keeps the label it was counted with (LayoutContext.relabel); a right-to-left one is
+   * cut on its physical right too. Null when that is not needed (one width).
    */
-  private columnWidths(p: LaidParagraph): { widths: number[]; widest: number } | null {
+  private columnWidths(): { widths: number[]; widest: number } | null {
     const widths = this.columns?.width;
-    if (!widths || !this.relayout || p.source.list || p.source.style?.rtl === true) return null;
+    if (!widths || !this.relayout) return null;
     const widest = Math.max(...widths);
     return widths.some((w) => widest - w > 0.5) ? { widths, widest } : null;
   }
 
-  /** `p` laid out again with its lines from `from` on at the open column's width (`bands`: the placed ones'). */
-  private toColumn(p: LaidParagraph, bands: Narrow[], from: number, own: { widths: number[]; widest: number }): LaidParagraph {
+  /**
+   * `p` laid out again with its lines from `from` on at the open column's width (`bands`: the placed ones'); the
+   * lines beside floats (`floats`, of the column it started in) keep their narrowing up to `from` only.
+   */
+  private toColumn(p: LaidParagraph, floats: Narrow[], bands: Narrow[], from: number, own: { widths: number[]; widest: number }): LaidParagraph {
     const last = bands[bands.length - 1];
-    if (last) last.to = from;
+    if (last) {
+      // On in another column: the floats beside the first one's lines narrow none of those left.
+      last.to = from;
+      for (const f of floats) f.to = Math.min(f.to, Math.max(f.from, from));
+    }
     const end = own.widest - own.widths[this.col];
     bands.push({ from, to: Number.MAX_SAFE_INTEGER, start: 0, end, column: true });
-    const again = this.relayout!(p, bands, own.widest);
+    const again = this.relayout!(p, [...floats, ...bands], own.widest);
     // Shading and borders reach the column's edge, not the widest column's.
     again.boxRight -= end;
     return again;
+  }
+
+  /**
+   * The table as laid out for the open column (columns of different widths, LaidTable.inColumn) when it ends in
+   * it; one that goes on in another column keeps the narrowest column's layout, which every column holds.
+   */
+  private tableIn(b: LaidTable): LaidTable {
+    const t = b.inColumn?.[this.col];
+    if (!t || t === b) return b;
+    const height = t.heights.reduce((a, h) => a + h, 0);
+    return this.y + height <= this.bottom + 0.01 ? t : b;
   }
 
   /** Columns of different widths. */
@@ -362,7 +389,7 @@ export class BodyFlow {
 
   /** A paragraph's lines as they go in the columns `starts` names (for balancing columns of different widths). */
   private linesIn(p: LaidParagraph, starts: ColumnStart[]): Line[] {
-    const own = this.columnWidths(p);
+    const own = this.columnWidths();
     if (!own) return p.lines;
     const bands: Narrow[] = starts.map((s, k) => ({ from: s.from, to: starts[k + 1]?.from ?? Number.MAX_SAFE_INTEGER, start: 0, end: own.widest - own.widths[s.col], column: true }));
     return this.relayout!(p, bands, own.widest).lines;
@@ -370,6 +397,17 @@ export class BodyFlow {
 
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
   private aroundFloats(p: LaidParagraph): LaidParagraph {
+    const bands = this.floatBands(p, 0);
+    // A list item is not laid out again here (it keeps its width beside floats, as before relabel existed).
+    return bands.length > 0 && this.relayout && !p.source.list ? this.relayout(p, bands) : p;
+  }
+
+  /**
+   * Moves below the floats a paragraph cannot go beside and gives the bands of its lines beside floats (none when
+   * nothing narrows them). `edge`: the open column's cut from the width it is laid out at (columns of different
+   * widths, Narrow.edge), added to each band's end.
+   */
+  private floatBands(p: LaidParagraph, edge: number): Narrow[] {
     const left = this.left;
     const right = this.right;
     const height = p.lines.reduce((a, l) => a + l.height, 0);
@@ -378,17 +416,17 @@ export class BodyFlow {
       this.y = around.top;
       this.atTop = false;
     }
-    // A list item is not laid out again (its number would advance twice): it keeps its width.
-    if ((around.left === left && around.right === right && !around.hole) || !this.relayout || p.source.list) return p;
+    if ((around.left === left && around.right === right && !around.hole) || !this.relayout) return [];
     // The lines beside the floats: counted with the present lines' height (narrower lines are more of them).
     const lineHeight = height / Math.max(1, p.lines.length);
-    if (!(lineHeight > 0)) return p;
+    if (!(lineHeight > 0)) return [];
+    const cut = (n: Narrow): Narrow => (edge > 0 ? { ...n, end: n.end + edge, edge } : n);
     const bands = this.bandsBeside(lineHeight);
-    if (bands) return bands.length > 0 ? this.relayout(p, bands) : p;
+    if (bands) return bands.map(cut);
     const from = Math.max(0, Math.floor((around.y1 - this.y) / lineHeight + 0.01));
     const to = Math.ceil((around.y2 - this.y) / lineHeight - 0.01);
-    if (from >= to) return p;
-    return this.relayout(p, [{ from, to, start: around.left - left, end: right - around.right, foot: around.y2 - this.y, ...holeOf(around, left) }]);
+    if (from >= to) return [];
+    return [cut({ from, to, start: around.left - left, end: right - around.right, foot: around.y2 - this.y, ...holeOf(around, left) })];
   }
 
   /**
@@ -491,10 +529,15 @@ export class BodyFlow {
       if (need > this.room && need <= contentHeight) this.nextColumn();
     }
     if (!(this.atTop && this.overflowPage)) this.y += p.spaceBefore;
-    if (this.exclusions.length > 0) p = this.aroundFloats(p);
-    const own = p !== laid ? null : this.columnWidths(p);
+    const own = this.columnWidths();
+    // Beside floats in a column of another width, the lines are narrowed from that column's edges.
+    let floats: Narrow[] = [];
+    if (this.exclusions.length > 0) {
+      if (own) floats = this.floatBands(p, own.widest - own.widths[this.col]);
+      else p = this.aroundFloats(p);
+    }
     const bands: Narrow[] = [];
-    if (own) p = this.toColumn(laid, bands, 0, own);
+    if (own) p = this.toColumn(laid, floats, bands, 0, own);
     let lines = p.lines;
     let byLine = notesByLine(p);
     let i = 0;
@@ -504,7 +547,7 @@ export class BodyFlow {
       if (own && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
         // On in a column of another width: the lines left are laid out again at its width.
         const box = p.boxRight;
-        p = this.toColumn(laid, bands, i, own);
+        p = this.toColumn(laid, floats, bands, i, own);
         if (i > 0) p.boxRight = box;
         lines = p.lines;
         byLine = notesByLine(p);

@@ -108,7 +108,10 @@ export function balancedHeightUnequal(blocks: LaidBlock[], count: number, room: 
       if (b.kind === 'pageBreak') return false;
       if (b.kind === 'table') {
         if (b.float) continue;
-        for (const h of b.heights) {
+        // Its own column's layout when it ends there (flow/body.ts tableIn), else the narrowest column's.
+        const own = b.inColumn?.[col];
+        const heights = own && own.heights.reduce((a, h) => a + h, 0) <= limit - used + 0.01 ? own.heights : b.heights;
+        for (const h of heights) {
           if (!room1(h)) {
             if (++col >= count) return false;
             used = 0;

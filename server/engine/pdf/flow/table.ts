@@ -93,9 +93,13 @@ function cutSpans(body: RowPlan[], i: number, room: number): boolean {
   return true;
 }
 
-/** Places a body table from y on the current page; returns the y below it (on the page it ended on). */
+/**
+ * Places a body table from y on the current page; returns the y below it (on the page it ended on). `newPage` is
+ * given the heights of the rows not yet placed, the repeated header rows' added to the first (a section that
+ * balances its columns evens out the page it goes on with them).
+ */
 export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame, y: number, atTop: boolean,
-  newPage: () => void, fields: () => FieldValues, check?: () => void): number {
+  newPage: (rest: number[]) => void, fields: () => FieldValues, check?: () => void): number {
   const pageContent = frame.bottom - frame.top;
 
   // Leading header rows repeat on every page, unless they would eat most of it.
@@ -167,6 +171,9 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
     y += plan.height;
   };
 
+  /** The heights of the body rows from `from` on, the header's added to the first (it repeats above them). */
+  const rest = (from: number): number[] => body.slice(from).map((plan, k) => plan.height + (k === 0 ? headHeight : 0));
+
   // Start on a new page when not even the header and the first row (or its first lines) fit here.
   if (!atTop && body.length > 0) {
     const room = frame.bottom - y - headHeight;
@@ -174,20 +181,20 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
     // (Rows tied by spanning cells stay when the first of them fits: the loop below breaks between them.)
     const tiedFits = !free(body[0]) && body[0].height <= room + EPS;
     if (need > room + EPS && !tiedFits && !(splits(body[0], need, room) && cutRow(body[0], room) !== null)) {
-      newPage();
+      newPage(rest(0));
       y = frame.top;
     }
   } else if (!atTop && y + headHeight > frame.bottom + EPS) {
-    newPage();
+    newPage(rest(0));
     y = frame.top;
   }
 
   for (let i = 0; i < head.length; i++) place(head, i);
   /** Nothing of the body placed on this page yet (a row that does not fit here fits nowhere). */
   let fresh = atTop || y <= frame.top + headHeight + EPS;
-  const nextPage = (): void => {
+  const nextPage = (from: number): void => {
     flushBorders();
-    newPage();
+    newPage(rest(from));
     y = frame.top;
     for (let k = 0; k < head.length; k++) place(head, k);
     fresh = true;
@@ -202,13 +209,13 @@ export function flowBodyTable(emitter: Emitter, t: LaidTable, frame: TableFrame,
         // The part that fits here, the rest on the next page below the repeated header.
         place([cut.head], 0);
         body[i] = cut.tail;
-        nextPage();
+        nextPage(i);
         continue;
       }
       // Rows tied by spanning cells break between them, the spanning cells cut at the page's foot.
       if (!free(body[i]) && cutSpans(body, i, room)) break;
       if (fresh) break; // taller than a page and cannot be cut: placed anyway, clipped by the page's edge
-      nextPage();
+      nextPage(i);
     }
     place(body, i);
     body[i] = PLACED;

@@ -10,7 +10,8 @@ const MAX_TABLE_DEPTH = 8;
 /** The largest page side a PDF allows (14,400 units): no float's picture is drawn larger. */
 const MAX_PAGE = 14_400;
 
-export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext, depth = 0): LaidBlock[] {
+/** `columns`: a section body's newspaper column widths (their tables are laid out at each one's: tableInColumns). */
+export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext, depth = 0, columns?: readonly number[]): LaidBlock[] {
   const out: LaidBlock[] = [];
   if (!Array.isArray(blocks)) return out;
   for (const block of blocks as Block[]) {
@@ -36,7 +37,7 @@ export function layoutBlocks(blocks: unknown, width: number, ctx: LayoutContext,
       const float = floatOf(block);
       const stack: Parameters<typeof layoutTable>[3] = (b, w, c) => layoutStack(b, w, c, depth + 1);
       if (!float) {
-        out.push(layoutTable(block, width, ctx, stack));
+        out.push(columns ? tableInColumns(block, width, ctx, stack, columns) : layoutTable(block, width, ctx, stack));
         continue;
       }
       // A floating object is laid out at its own size, whatever the width of the text around it; a frame or a
@@ -81,6 +82,29 @@ export function outOfBody(ctx: LayoutContext, bodyText = false): LayoutContext {
   const copy = { ...ctx };
   delete copy.linePitch;
   return copy;
+}
+
+/**
+ * A body table in newspaper columns of different widths (laid out at the narrowest, `width`): laid out again at each
+ * wider column's width too (LaidTable.inColumn), so that in a wide column it is as wide as its own width or grid
+ * says, held to that column's width. List numbers in it are counted once (the counters restored before each).
+ */
+function tableInColumns(block: Table, width: number, ctx: LayoutContext, stack: Parameters<typeof layoutTable>[3], columns: readonly number[]): LaidTable {
+  if (!columns.some((w) => w > width + 0.5)) return layoutTable(block, width, ctx, stack);
+  const before = ctx.lists.snapshot();
+  const laid = layoutTable(block, width, ctx, stack);
+  const byWidth = new Map<number, LaidTable>();
+  laid.inColumn = columns.map((w) => {
+    if (!(w > width + 0.5)) return laid;
+    let t = byWidth.get(w);
+    if (!t) {
+      ctx.lists.restore(before);
+      t = layoutTable(block, w, { ...ctx, maxImage: { ...ctx.maxImage, width: w } }, stack);
+      byWidth.set(w, t);
+    }
+    return t;
+  });
+  return laid;
 }
 
 /** A page break; one that starts its paragraph keeps the height of the empty line it sits on (model `lead`). */

@@ -148,6 +148,8 @@ export interface LaidParagraph {
   footnotes?: LaidBlock[];
   /** For each block of `footnotes`, the index of the note it belongs to (the mark's Fmt.note names it). */
   footnoteOf?: number[];
+  /** A list item's label as counted (laid out again with it: LayoutContext.relabel). */
+  listLabel?: string;
 }
 
 export interface LaidCell {
@@ -190,6 +192,11 @@ export interface LaidTable {
   heights: number[];
   /** A floating object (model/floats.ts): placed by position, out of the flow (flow/floats.ts). */
   float?: FloatPlacement;
+  /**
+   * In newspaper columns of different widths (the body laid out at the narrowest one's): the table laid out at each
+   * column's width, by column (itself where that is the narrowest width). flow/body.ts takes its column's.
+   */
+  inColumn?: LaidTable[];
 }
 
 export interface LaidPageBreak {

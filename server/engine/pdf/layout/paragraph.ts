@@ -60,9 +60,14 @@ export interface LayoutContext {
   /**
    * Bands of lines: lines `from` to `to` (excluded) start `start` points further right and end `end` points
    * earlier: the lines beside a float (flow/floats.ts), each band as the floats beside it leave room. Left-to-right
-   * paragraphs only.
+   * paragraphs only, but for a newspaper column's own edge (`column`, `edge`), which a right-to-left one keeps.
    */
   narrow?: readonly Narrow[];
+  /**
+   * A list item laid out again (beside a float, in a column of another width): its label as first counted, so that
+   * its number does not advance twice. Only for the paragraph `source` (not for those its text boxes hold).
+   */
+  relabel?: { source: Paragraph; text: string };
 }
 
 export interface Narrow {
@@ -84,6 +89,11 @@ export interface Narrow {
    * and a clearing break does not wait for it to end.
    */
   column?: boolean;
+  /**
+   * Lines beside a float in a newspaper column narrower than the width laid out at: the part of `end` that is the
+   * column's own edge (the line may not reach past it whatever the float leaves).
+   */
+  edge?: number;
 }
 
 /** Word's default tab stops: every half inch (unless the document's w:defaultTabStop says otherwise). */
@@ -511,7 +521,7 @@ class LineBreaker {
   /** The line's width without the narrowing of floats (a column's own edge counts). */
   private columnWidth(first: boolean): number {
     const n = this.narrowing;
-    return this.geo.width - this.geo.indentEnd - this.columnStart(first) - (n?.column ? n.end : 0);
+    return this.geo.width - this.geo.indentEnd - this.columnStart(first) - (n?.column ? n.end : n?.edge ?? 0);
   }
 
   private get lineEnd(): number {
@@ -767,7 +777,8 @@ class LineBreaker {
   private clearing(side: 'left' | 'right' | 'all'): boolean {
     const n = this.narrowing;
     if (!n || n.column) return false;
-    return side === 'left' ? n.start > EPS : side === 'right' ? n.end > EPS : n.start > EPS || n.end > EPS || n.hole !== undefined;
+    const end = n.end - (n.edge ?? 0);
+    return side === 'left' ? n.start > EPS : side === 'right' ? end > EPS : n.start > EPS || end > EPS || n.hole !== undefined;
   }
 
   /** Leaves the line being started empty (beside a float); a first line's indent passes to the next one. */
@@ -961,7 +972,8 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   const needsBidi = geo.rtl || items.some((it) => it.kind === 'text' && hasRtl(it.text));
   const start = line.start;
   const physLeft = geo.rtl ? geo.indentEnd : start;
-  const physRight = geo.rtl ? geo.width - start : geo.width - geo.indentEnd - line.cut;
+  // A right-to-left line's cut is only ever its newspaper column's edge (rightToLeft), on the physical right.
+  const physRight = geo.rtl ? geo.width - start - line.cut : geo.width - geo.indentEnd - line.cut;
   let contentWidth: number;
   if (needsBidi) {
     items = visualItems(items, geo.rtl ? 1 : 0);
@@ -1011,7 +1023,7 @@ function finishLine(line: LineBuild, geo: ParaGeometry, lastOrForced: boolean, l
   const all = extraPerSpace > 0 ? items : mergeItems(items, needsBidi);
   if (label) {
     const labelItems = geo.rtl
-      ? label.map((it) => ({ ...it, x: geo.width - it.x - it.width }))
+      ? label.map((it) => ({ ...it, x: geo.width - line.cut - it.x - it.width }))
       : label;
     all.unshift(...labelItems);
   }
@@ -1203,8 +1215,10 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
   builder.endWord();
 
   let label: { items: Item[]; end: number } | null = null;
+  let counted: string | undefined;
   if (list) {
-    let text = cleanText(ctx.lists.next(list));
+    counted = ctx.relabel?.source === p ? ctx.relabel.text : ctx.lists.next(list);
+    let text = cleanText(counted);
     // The label takes the paragraph mark's capitals, as Word draws it ("a." in an all-caps heading is "A.").
     if (markStyle.caps === true) text = upperCase(text, ctx.locale);
     // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
@@ -1229,7 +1243,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     }
   }
 
-  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.', ctx.minWidth, geo.rtl ? undefined : ctx.narrow);
+  const breaker = new LineBreaker(geo, label, markFace, markFmt, ctx.fonts, ctx.decimalSeparator ?? '.', ctx.minWidth, geo.rtl ? rightToLeft(ctx.narrow) : ctx.narrow);
   for (const unit of builder.units) breaker.add(unit);
   breaker.end();
 
@@ -1254,5 +1268,19 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     widowControl: style.widowControl !== false,
     heading: heading && heading.title ? heading : null,
     hasFields,
+    ...(counted !== undefined ? { listLabel: counted } : {}),
   };
+}
+
+/**
+ * The narrowing a right-to-left paragraph takes: only its newspaper column's edge (floats do not narrow its lines),
+ * which is on the physical right of a box laid out at the widest column's width.
+ */
+function rightToLeft(narrow: readonly Narrow[] | undefined): Narrow[] | undefined {
+  const out: Narrow[] = [];
+  for (const n of narrow ?? []) {
+    const edge = n.column ? n.end : n.edge;
+    if (edge !== undefined) out.push({ from: n.from, to: n.to, start: 0, end: edge, column: true });
+  }
+  return out.length > 0 ? out : undefined;
 }
