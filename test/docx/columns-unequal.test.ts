@@ -32,10 +32,21 @@ async function pdfWords(parts: DocxParts): Promise<Word[]> {
 
 const numbered = (prefix: string, n: number): string => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 
+/** One decimal list, "%1." with a half-inch indent and a quarter-inch hanging one. */
+const numbering = '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/>' +
+  '<w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>';
+const item = (text: string): string => p(text, '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>');
+
+/** A 100 × 60 pt picture at its column's left edge and its paragraph's top, text wrapped around it (9 pt away). */
+const e = (pt: number): number => Math.round(pt * EMU);
+const picture = `<w:r><w:drawing><wp:anchor distT="0" distB="0" distL="${e(9)}" distR="${e(9)}" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+  `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH>` +
+  `<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
+  `<wp:extent cx="${e(100)}" cy="${e(60)}"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Float"/>` +
+  '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>';
+const media = { 'logo.png': makePng(4, 4) };
+
 test('unequal columns: a list item is wrapped at its column\'s width, its indents from that column, its number counted once', async () => {
-  const numbering = '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/>' +
-    '<w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>';
-  const item = (text: string): string => p(text, '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>');
   // Item 1 runs from the narrow column into the wide one; items 2 and 3 are in the wide one.
   const body = item(numbered('a', 400)) + item(numbered('b', 40)) + item(numbered('c', 40));
   const all = await pdfWords({ body, numbering, sectPr: sect(UNEQUAL) });
@@ -82,14 +93,8 @@ test('unequal columns: a right-to-left paragraph ends at its column\'s right edg
 });
 
 test('unequal columns: lines beside a float in the wide column are narrowed from its edges, those below it take its width', async () => {
-  const e = (pt: number): number => Math.round(pt * EMU);
-  const picture = `<w:r><w:drawing><wp:anchor distT="0" distB="0" distL="${e(9)}" distR="${e(9)}" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
-    `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH>` +
-    `<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
-    `<wp:extent cx="${e(100)}" cy="${e(60)}"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Float"/>` +
-    '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:embed="img_logo"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>';
   const body = COLUMN_BREAK + `<w:p>${picture}<w:r><w:t>${numbered('f', 120)}</w:t></w:r></w:p>`;
-  const fs = (await pdfWords({ body, sectPr: sect(UNEQUAL), media: { 'logo.png': makePng(4, 4) } })).filter((w) => /^f\d+$/.test(w.text));
+  const fs = (await pdfWords({ body, sectPr: sect(UNEQUAL), media })).filter((w) => /^f\d+$/.test(w.text));
   assert.equal(fs.length, 120);
   const top = Math.min(...fs.map((w) => w.yMin));
   const beside = fs.filter((w) => w.yMax < top + 60);
@@ -99,6 +104,20 @@ test('unequal columns: lines beside a float in the wide column are narrowed from
   assert.ok(Math.max(...beside.map((w) => w.xMax)) > WIDE_LEFT + NARROW + 60, 'the lines beside it reach the wide column\'s edge');
   const reach = Math.max(...below.map((w) => w.xMax));
   assert.ok(Math.min(...below.map((w) => w.xMin)) - WIDE_LEFT < 1 && reach > WIDE_LEFT + NARROW + 60 && reach <= WIDE_RIGHT + 0.5, `below it the column's width: reach ${reach}`);
+});
+
+test('unequal columns: a list item beside a float in the wide column has its number right of the float, its text after it', async () => {
+  const body = COLUMN_BREAK + `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>${picture}<w:r><w:t>${numbered('g', 80)}</w:t></w:r></w:p>`;
+  const all = await pdfWords({ body, numbering, sectPr: sect(UNEQUAL), media });
+  const one = all.find((w) => w.text === '1.');
+  const gs = all.filter((w) => /^g\d+$/.test(w.text));
+  assert.ok(one && gs.length === 80, 'the number and the text');
+  // The float and its 9 pt distance take the column's first 109 pt; the number starts after them (its hanging
+  // indent, 18 pt, counted from there as the text's 36 pt indent is), the text 18 pt further.
+  assert.ok(one.xMin >= WIDE_LEFT + 109 - 0.5, `the number right of the float: ${one.xMin}`);
+  const firstLine = gs.filter((w) => Math.abs(w.yMin - gs[0].yMin) < 1);
+  assert.ok(Math.min(...firstLine.map((w) => w.xMin)) > one.xMax, 'the text after the number');
+  assert.ok(Math.max(...firstLine.map((w) => w.xMax)) <= WIDE_RIGHT + 0.5 && Math.max(...firstLine.map((w) => w.xMax)) > WIDE_LEFT + NARROW + 40, 'to the wide column\'s edge');
 });
 
 test('unequal columns: a table in the wide column is as wide as its width or grid says there, not held to the narrow column', async () => {

@@ -528,6 +528,16 @@ class LineBreaker {
     return this.geo.width - this.geo.indentEnd - (this.narrowing?.end ?? 0);
   }
 
+  /**
+   * The list label a line starts with (its first): moved as far as its text beside a float (a left-to-right line
+   * narrowed on its start side starts right of the float, its label with it).
+   */
+  private labelOf(line: LineBuild): Item[] | null {
+    if (!this.label || !line.first) return null;
+    const shift = this.geo.rtl ? 0 : line.start - this.columnStart(true);
+    return shift > EPS ? this.label.items.map((it) => ({ ...it, x: it.x + shift })) : this.label.items;
+  }
+
   private newLine(first: boolean): LineBuild {
     const start = this.lineStart(first);
     const line: LineBuild = { items: [], x: start, start, first, hasTabs: false, tab: null, end: this.lineEnd, markFace: this.markFace, markFmt: this.markFmt, cut: this.narrowing?.end ?? 0 };
@@ -558,7 +568,7 @@ class LineBreaker {
     if (!hole) return;
     this.resolveTab();
     trimTrailingSpaces(line);
-    this.leftPart = finishLine(line, this.geo, false, this.label && line.first ? this.label.items : null);
+    this.leftPart = finishLine(line, this.geo, false, this.labelOf(line));
     const cut = this.narrowing?.end ?? 0;
     this.line = { items: [], x: hole.end, start: hole.end, first: line.first, hasTabs: false, tab: null, end: this.geo.width - this.geo.indentEnd - cut, markFace: line.markFace, markFmt: line.markFmt, cut };
   }
@@ -748,7 +758,7 @@ class LineBreaker {
     trimTrailingSpaces(line);
     const left = this.leftPart;
     this.leftPart = null;
-    this.lines.push(left ? joinParts(left, finishLine(line, this.geo, forced || last, null)) : finishLine(line, this.geo, forced || last, this.label && line.first ? this.label.items : null));
+    this.lines.push(left ? joinParts(left, finishLine(line, this.geo, forced || last, null)) : finishLine(line, this.geo, forced || last, this.labelOf(line)));
     this.line = this.newLine(false);
   }
 
