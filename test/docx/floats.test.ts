@@ -128,6 +128,26 @@ test('square wrapping narrows the lines beside a float, and only those', async (
   for (const [y, x] of below) near(x, MARGIN, `line at ${y} below the float starts at the margin`);
 });
 
+test('square wrapping narrows a list item too: its number right of the float, counted once', async () => {
+  const numbering = '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/>' +
+    '<w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>';
+  const numPr = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>';
+  const f = anchor({ x: 0, y: 0, w: 150, h: 100, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapSquare wrapText="bothSides"/>' }, PICTURE);
+  const body = `<w:p><w:pPr>${numPr}</w:pPr>${f}<w:r><w:t>${LOREM}</w:t></w:r></w:p>` + p('Second item', numPr);
+  const compiled = compileTemplate({ kind: 'docx', bytes: buildDocx({ body, numbering, media: { 'logo.png': makePng(4, 4) } }), delimiters: ['\u0001<<', '>>\u0001'] });
+  assert.ok(compiled.ok);
+  const all = words((await renderPdf(compiled.template, {})).bytes);
+  assert.deepEqual(all.filter((w) => /^\d+\.$/.test(w.text)).map((w) => w.text), ['1.', '2.'], 'each number once');
+  const one = all.find((w) => w.text === '1.')!;
+  // The float and its 9 pt distance take 159 pt; the number at the hanging indent (18 pt) right of them.
+  near(one.xMin, MARGIN + 159 + 18, 'the number right of the float');
+  const beside = all.filter((w) => w.yMax < one.yMin + 100 && /^[a-z]+\.?$/i.test(w.text));
+  assert.ok(beside.length > 10, `words beside the float: ${beside.length}`);
+  for (const w of beside) assert.ok(w.xMin >= MARGIN + 159 - 0.5, `"${w.text}" right of the float: ${w.xMin}`);
+  const below = all.filter((w) => w.yMin > one.yMin + 100 + 14 && w.page === 1 && w.text !== '2.');
+  assert.ok(below.some((w) => Math.abs(w.xMin - (MARGIN + 36)) < 1), 'below the float the list indent from the margin again');
+});
+
 test('top-and-bottom wrapping puts the text below the float', async () => {
   const body = `<w:p>${anchor({ x: 0, y: 0, w: 200, h: 120, fromX: 'column', fromY: 'paragraph', wrap: '<wp:wrapTopAndBottom/>' }, PICTURE)}</w:p>` + p('After the picture');
   const pages = await docxPages(docx(body));

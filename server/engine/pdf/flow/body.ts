@@ -398,8 +398,9 @@ export class BodyFlow {
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
   private aroundFloats(p: LaidParagraph): LaidParagraph {
     const bands = this.floatBands(p, 0);
-    // A list item is not laid out again here (it keeps its width beside floats, as before relabel existed).
-    return bands.length > 0 && this.relayout && !p.source.list ? this.relayout(p, bands) : p;
+    // A list item too: laid out again with the label it was counted with (LayoutContext.relabel), which moves
+    // with its text (Word wraps a numbered paragraph around a float like any other).
+    return bands.length > 0 && this.relayout ? this.relayout(p, bands) : p;
   }
 
   /**
