@@ -1,8 +1,9 @@
 /**
  * Axis tick marks (docx/chart.ts reads c:majorTickMark, c:minorTickMark, c:minorUnit and the axis line's a:ln;
  * pdf/layout/chart-ticks.ts draws them): major marks at each value unit and between categories, minor marks at each
- * minor unit, outside, inside or across the axis line, in the line's own colour and width; none without a line;
- * tick labels stand beyond marks reaching out of the line. Geometry is read from the laid-out page's line boxes.
+ * minor unit, outside, inside or across the axis line, in the line's own colour and width; c:tickMarkSkip; none
+ * without a line; tick labels stand beyond marks reaching out of the line. Geometry is read from the laid-out
+ * page's line boxes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,6 +78,16 @@ test('category axis: marks between the categories, across the line; the schema\'
     assert.ok(near(xs[0], Math.min(axis.x1, axis.x2)) && near(xs[2], Math.max(axis.x1, axis.x2)) && near(xs[1], (xs[0] + xs[2]) / 2), xs.join(', '));
     for (const m of marks) assert.ok(near(Math.min(m.y1, m.y2), axis.y1 - MAJOR) && near(Math.max(m.y1, m.y2), axis.y1 + MAJOR), JSON.stringify(m));
   }
+});
+
+test('c:tickMarkSkip 2: a category mark at every second boundary only', async () => {
+  const { lines } = await layout(`<c:majorTickMark val="out"/><c:minorTickMark val="none"/>${ln('008000', 9525)}<c:tickMarkSkip val="2"/>`, '');
+  const green = lines.filter((l) => l.color.join(',') === GREEN);
+  const axis = green.find((l) => l.y1 === l.y2)!;
+  const xs = green.filter((l) => l.x1 === l.x2).map((m) => m.x1).sort((a, b) => a - b);
+  // Boundaries 0, 1 and 2 of two categories: the middle one is skipped.
+  assert.equal(xs.length, 2, xs.join(', '));
+  assert.ok(near(xs[0], Math.min(axis.x1, axis.x2)) && near(xs[1], Math.max(axis.x1, axis.x2)), xs.join(', '));
 });
 
 test('an axis without a line (a:ln noFill) has no tick marks either', async () => {

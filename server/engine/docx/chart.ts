@@ -294,6 +294,8 @@ function axisOf(ax: XElement | undefined, theme: Theme, base: ChartText): ChartA
   axis.minorTicks = tickMark(child(ax, 'c:minorTickMark'));
   const minor = number(val(ax, 'c:minorUnit'));
   if (minor !== undefined && minor > 0) axis.minorUnit = minor;
+  const skip = number(val(ax, 'c:tickMarkSkip'));
+  if (skip !== undefined && skip > 1) axis.tickMarkSkip = Math.floor(skip);
   const title = child(ax, 'c:title');
   const text = richText(title);
   if (text) axis.title = text;
@@ -301,7 +303,7 @@ function axisOf(ax: XElement | undefined, theme: Theme, base: ChartText): ChartA
 }
 
 /**
- * A tick mark setting (ECMA-376 21.2.2.96 majorTickMark / 21.2.2.111 minorTickMark, type ST_TickMark 21.2.3.48).
+ * A tick mark setting (ISO/IEC 29500-1 21.2.2.101 majorTickMark / 21.2.2.110 minorTickMark, ST_TickMark 21.2.3.48).
  * The schema's default is cross, both for a missing val and a missing element; LibreOffice's oox import reads both
  * so for documents not written by Office 2007 (axiscontext.cxx, axismodel.cxx). Word itself always writes both.
  */

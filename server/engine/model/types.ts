@@ -281,6 +281,8 @@ export interface ChartAxis {
   minorTicks?: ChartTickMark;
   /** Value axes: the step between minor tick marks (c:minorUnit; absent: a fifth of the major unit). */
   minorUnit?: number;
+  /** Category axes: a major tick mark every this many categories (c:tickMarkSkip; absent: 1). */
+  tickMarkSkip?: number;
   text?: ChartText;
 }
 

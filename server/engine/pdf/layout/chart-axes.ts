@@ -219,7 +219,9 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
   const catAt = vertical ? at(0, scatter ? scale.min : cross)[1] : at(0, cross)[0];
   const catMarks = scatter && xScale
     ? xScale.ticks.map((t) => left + xPos(t))
-    : Array.from({ length: midCat ? count : count + 1 }, (_, i) => (midCat ? catPos(i) : i * slot)).map((c) => (vertical ? left + c : bottom - c));
+    : Array.from({ length: midCat ? count : count + 1 }, (_, i) => (midCat ? catPos(i) : i * slot))
+      .filter((_, i) => i % (catAxis?.tickMarkSkip ?? 1) === 0)
+      .map((c) => (vertical ? left + c : bottom - c));
   const catMinor = scatter && xScale && catAxis?.minorTicks ? minorPositions(xScale, catAxis, !catAxis.majorTicks).map((t) => left + xPos(t)) : [];
   drawAxisLine(pen, catAxis, vertical ? { along: 'x', at: catAt, from: left, to: right, outward: 1 } : { along: 'y', at: catAt, from: bottom, to: top, outward: -1 }, catMarks, catMinor);
   const valMarks = (s: Scale, axis: ChartAxis | undefined, values: number[]): number[] => values.map((v) => toV(s, v, axis?.reversed));
