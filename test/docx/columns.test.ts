@@ -97,6 +97,19 @@ test('unequal columns: each paragraph is laid out at the width of its column, an
   assert.ok(vs.length === 60 && Math.max(...vs.map((w) => w.xMax)) > wideLeft + narrow + 60, "the wide column's own paragraph is wide");
 });
 
+test('unequal columns: a shaded paragraph that goes on in a wider column is shaded to that column\'s edge there', async () => {
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const text = Array.from({ length: 420 }, (_, i) => `w${i}`).join(' ');
+  const shaded = p(text, '<w:shd w:val="clear" w:color="auto" w:fill="FFFF00"/>');
+  const pages = await docxPages(buildDocx({ body: shaded, sectPr: sect(cols) }));
+  const fills = pages[0].boxes.filter((b) => b.kind === 'fill');
+  const wideLeft = LEFT + 144 + 36;
+  const [first, second] = [fills.find((f) => Math.abs(f.x - LEFT) < 0.5), fills.find((f) => Math.abs(f.x - wideLeft) < 0.5)];
+  assert.ok(first && second, `a fill in each column: ${fills.map((f) => `${f.x}+${f.w}`).join(', ')}`);
+  assert.ok(Math.abs(first.w - 144) < 0.5, `column 1's shading is its 144 pt: ${first.w}`);
+  assert.ok(Math.abs(second.w - 5426 / 20) < 0.5, `column 2's shading is its ${5426 / 20} pt, not column 1's: ${second.w}`);
+});
+
 test('unequal columns before a continuous break are balanced on the lines as wrapped in each column', async () => {
   // oxsdk__complex2010's "Left Small Column, Right Wide Column": one paragraph over a 2-inch and a 3.77-inch
   // column. Balanced on the narrow layout, column 1 took 14 lines and the wide one 5; wrapped per column, the two

@@ -502,10 +502,8 @@ export class BodyFlow {
     while (i < lines.length) {
       if (this.cursor) this.cursor.line = i;
       if (own && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
-        // On in a column of another width: the lines left are laid out again at its width.
-        const box = p.boxRight;
+        // On in a column of another width: the lines left are laid out again at its width (its shading too).
         p = this.toColumn(laid, bands, i, own);
-        if (i > 0) p.boxRight = box;
         lines = p.lines;
         byLine = notesByLine(p);
       }
