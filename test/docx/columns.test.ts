@@ -229,3 +229,18 @@ test('a balanced section that runs onto a second page evens out its columns ther
   const lowest = Math.max(...onPage(2).map((w) => w.yMax));
   assert.ok(after.yMin > lowest && after.yMin < lowest + 20, `the next section right below the columns: ${after.yMin} vs ${lowest}`);
 });
+
+test('a balanced section whose paragraph goes on over the page evens out the rest of it on the next page', async () => {
+  // One paragraph of 1,400 words: page 1's two columns full, the rest (about 64 lines) split evenly on page 2. The
+  // rest was counted from the first line of page 1's last column (placed already), so page 2's columns were
+  // balanced for 60 lines more than it had: column 1 full, column 2 empty, the next section on a page of its own.
+  const text = Array.from({ length: 1400 }, (_, i) => `w${i}`).join(' ');
+  const body = p(text) + `<w:p><w:pPr>${sect(TWO)}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 2);
+  const rows = (ws: Word[]): number => new Set(ws.map((w) => Math.round(w.yMin))).size;
+  const page2 = all.filter((w) => w.page === 2 && /^w\d+$/.test(w.text));
+  const [left, right] = [rows(page2.filter((w) => w.xMin < MIDDLE)), rows(page2.filter((w) => w.xMin >= MIDDLE))];
+  assert.ok(right > 0 && Math.abs(left - right) <= 1, `page 2's columns even: ${left} and ${right} lines`);
+  assert.equal(word(all, 'After').page, 2);
+});

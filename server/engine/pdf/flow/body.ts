@@ -541,6 +541,8 @@ export class BodyFlow {
       this.atTop = false;
       first = false;
       i += n;
+      // A new page balances what is left from here (balanceRest), not from the line this column started with.
+      if (this.cursor) this.cursor.line = i;
       if (i < lines.length) this.nextColumn();
     }
     this.y += p.spaceAfter;
