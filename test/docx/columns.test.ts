@@ -244,3 +244,21 @@ test('a balanced section whose paragraph goes on over the page evens out the res
   assert.ok(right > 0 && Math.abs(left - right) <= 1, `page 2's columns even: ${left} and ${right} lines`);
   assert.equal(word(all, 'After').page, 2);
 });
+
+test('unequal columns: a balanced section that goes on over the page evens out what is left as each column wraps it', async () => {
+  // The rest of a paragraph on page 2 was counted in the lines of its block as laid out at the narrowest column's
+  // width, from the index of the lines the flow places (laid out at each column's width): more than was left,
+  // so page 2's narrow column took all its room and the wide one the remainder.
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const text = Array.from({ length: 1400 }, (_, i) => `w${i}`).join(' ');
+  const body = p(text) + `<w:p><w:pPr>${sect(cols)}</w:pPr></w:p>` + p('After the columns');
+  const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+  assert.equal(pages, 2);
+  const wideLeft = LEFT + 144 + 36;
+  const rows = (ws: Word[]): number => new Set(ws.map((w) => Math.round(w.yMin))).size;
+  const page2 = all.filter((w) => w.page === 2 && /^w\d+$/.test(w.text));
+  const [left, right] = [rows(page2.filter((w) => w.xMin < wideLeft - 1)), rows(page2.filter((w) => w.xMin >= wideLeft - 1))];
+  assert.ok(right > 0 && Math.abs(left - right) <= 1, `page 2's columns even: ${left} and ${right} lines`);
+  assert.equal(page2.length + all.filter((w) => w.page === 1 && /^w\d+$/.test(w.text)).length, 1400, 'every word once');
+  assert.equal(word(all, 'After').page, 2);
+});
