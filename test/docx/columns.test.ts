@@ -262,3 +262,17 @@ test('unequal columns: a balanced section that goes on over the page evens out w
   assert.equal(page2.length + all.filter((w) => w.page === 1 && /^w\d+$/.test(w.text)).length, 1400, 'every word once');
   assert.equal(word(all, 'After').page, 2);
 });
+
+test('unequal columns: a paragraph far longer than a page is laid out again per column only up to a bound, then cut to the narrowest column', async () => {
+  // Each column of another width lays the whole paragraph out again: 20,000 words over 56 columns took 5 s. Past
+  // 20,000 lines laid out again (body.ts MAX_RELAID_LINES) the rest is cut to the narrowest column, which fits all.
+  const cols = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+  const text = Array.from({ length: 20000 }, (_, i) => `w${i}`).join(' ');
+  const { all, pages } = await pdfWords(buildDocx({ body: p(text), sectPr: sect(cols) }));
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  assert.deepEqual(ws.map((w) => Number(w.text.slice(1))), Array.from({ length: 20000 }, (_, i) => i), 'every word once, in order');
+  const wideLeft = LEFT + 144 + 36;
+  const reach = (page: number): number => Math.max(...ws.filter((w) => w.page === page && w.xMin >= wideLeft - 1).map((w) => w.xMax));
+  assert.ok(reach(1) > wideLeft + 144 + 60, `page 1's wide column is laid out at its width: ${reach(1)}`);
+  assert.ok(reach(pages - 1) <= wideLeft + 144 + 0.5, `late pages' wide column holds lines cut to the narrow one: ${reach(pages - 1)}`);
+});
