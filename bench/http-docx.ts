@@ -144,7 +144,7 @@ const median = (values: number[]): number => percentile(values, 50);
  * times a single render, so the benchmark can take engine samples between its HTTP requests (the baseline then
  * sees the same machine state as the service: the same load, the same caches disturbed by the other process).
  */
-async function engineRenderer(c: Case): Promise<{ one: (n: number) => Promise<number>; stop: () => void }> {
+async function engineRenderer(c: Case): Promise<(n: number) => Promise<number>> {
   const compiled = compileTemplate({ kind: c.filename.endsWith('.docx') ? 'docx' : 'json', bytes: c.template });
   if (!compiled.ok) throw new Error(`${c.filename}: ${JSON.stringify(compiled.errors)}`);
   const template: CompiledTemplate = compiled.template;
@@ -160,7 +160,7 @@ async function engineRenderer(c: Case): Promise<{ one: (n: number) => Promise<nu
     return elapsed;
   };
   for (let i = 0; i < 30; i++) await one(i);
-  return { one, stop: () => undefined };
+  return one;
 }
 
 /** The old baseline: the engine's median over a block of renders in a row, before any HTTP request. */
@@ -370,14 +370,10 @@ try {
     const fresh = targets.map((t) => ({ ...target(t.label, t.svc, t.body, t.concurrent) }));
     for (const t of fresh) t.uuid = await upload(t.svc, c);
     const engine = await engineRenderer(c);
-    try {
-      const block = await engineBlockMs(engine.one, SEQUENTIAL);
-      const seq = await sequentialRounds(c, engine.one, fresh, SEQUENTIAL);
-      await concurrentRounds(c, fresh, SECONDS);
-      report(index, c, block, seq, fresh);
-    } finally {
-      engine.stop();
-    }
+    const block = await engineBlockMs(engine, SEQUENTIAL);
+    const seq = await sequentialRounds(c, engine, fresh, SEQUENTIAL);
+    await concurrentRounds(c, fresh, SECONDS);
+    report(index, c, block, seq, fresh);
   }
 } finally {
   // A service that wrote to stderr (a crash, an error logged) says so: a failed request alone does not tell which.

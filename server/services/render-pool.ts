@@ -317,6 +317,9 @@ export class WorkerPool implements Renderer {
 
   #finish(job: QueuedJob, outcome: RenderOutcome): void {
     if (job.timer) clearTimeout(job.timer);
+    // A worker's 'started' can still arrive after the job ended (close() ends running jobs before their workers
+    // are terminated): onStart would then open the document's temp file after its render's clean-up has run.
+    job.onStart = undefined;
     job.resolve(outcome);
   }
 

@@ -102,19 +102,18 @@ export class DocumentFiles {
   /**
    * Opens the temp file of a document's file ahead, while its render runs: the event loop only waits for the render
    * worker then, and the open (a journal transaction, 0.1–0.3 ms here) leaves the path from the render to the
-   * answer. `place` then only writes, renames and syncs, as place() does; an open that failed (a full disk) fails
-   * `place` with its error, as place's own open would. `discard` closes and removes the temp file when the render
-   * gives nothing to put there.
+   * answer. `place` then only writes, renames and syncs, as place() does; after an open that failed (a full disk,
+   * tmp/ gone) it is place() itself, whose own open then succeeds or fails — the disk may have room again once the
+   * render is over. `discard` closes and removes the temp file when the render gives nothing to put there.
    */
   prepare(id: number, ext: string, variant: FileVariant = 'output'): PreparedFile {
     const file = this.path(id, ext, variant);
     const tmp = tempName(file, this.#layout.tmp);
     let fd: number | undefined;
-    let failure: unknown;
     try {
       fd = fs.openSync(tmp, 'wx');
-    } catch (err) {
-      failure = err;
+    } catch {
+      // Tried again when the bytes are placed (place below).
     }
     let taken = false;
     const drop = (): void => {
@@ -126,11 +125,8 @@ export class DocumentFiles {
       place: async (bytes) => {
         if (taken) throw new Error(`prepared file ${tmp} used twice`);
         taken = true;
-        if (fd === undefined) {
-          // tmp/ gone (see #retryable): the usual way, which makes it again.
-          if ((failure as NodeJS.ErrnoException).code === 'ENOENT') return this.place(id, ext, bytes, variant);
-          throw failure;
-        }
+        // The open failed as the render started: the usual way now, which opens again (and makes tmp/ again).
+        if (fd === undefined) return this.place(id, ext, bytes, variant);
         try {
           await this.#bucket(id);
         } catch (err) {

@@ -23,6 +23,11 @@ const sect = (cols: string, type = ''): string =>
 const TWO = '<w:cols w:num="2" w:space="720"/>';
 const LEFT = 72;
 const MIDDLE = 72 + 451.3 / 2;
+/** A 2-inch column, a half-inch gap, a 3.77-inch column (oxsdk__complex2010's "Left Small Column, Right Wide Column"). */
+const UNEQUAL = '<w:cols w:num="2" w:space="720" w:equalWidth="0"><w:col w:w="2880" w:space="720"/><w:col w:w="5426"/></w:cols>';
+const WIDE_LEFT = LEFT + 144 + 36;
+/** Lines a column's words sit on. */
+const rowsOf = (ws: Word[]): number => new Set(ws.map((w) => Math.round(w.yMin))).size;
 
 async function pdfWords(bytes: Uint8Array): Promise<{ all: Word[]; pages: number }> {
   const compiled = compileTemplate({ kind: 'docx', bytes, delimiters: DELIMITERS });
@@ -95,6 +100,17 @@ test('unequal columns: each paragraph is laid out at the width of its column, an
   const broken = `<w:p><w:r><w:t>Before</w:t><w:br w:type="column"/></w:r></w:p>` + p(Array.from({ length: 60 }, (_, i) => `v${i}`).join(' '));
   const vs = (await pdfWords(buildDocx({ body: broken, sectPr: sect(cols) }))).all.filter((w) => /^v\d+$/.test(w.text));
   assert.ok(vs.length === 60 && Math.max(...vs.map((w) => w.xMax)) > wideLeft + narrow + 60, "the wide column's own paragraph is wide");
+});
+
+test('unequal columns: a shaded paragraph that goes on in a wider column is shaded to that column\'s edge there', async () => {
+  const text = Array.from({ length: 420 }, (_, i) => `w${i}`).join(' ');
+  const shaded = p(text, '<w:shd w:val="clear" w:color="auto" w:fill="FFFF00"/>');
+  const pages = await docxPages(buildDocx({ body: shaded, sectPr: sect(UNEQUAL) }));
+  const fills = pages[0].boxes.filter((b) => b.kind === 'fill');
+  const [first, second] = [fills.find((f) => Math.abs(f.x - LEFT) < 0.5), fills.find((f) => Math.abs(f.x - WIDE_LEFT) < 0.5)];
+  assert.ok(first && second, `a fill in each column: ${fills.map((f) => `${f.x}+${f.w}`).join(', ')}`);
+  assert.ok(Math.abs(first.w - 144) < 0.5, `column 1's shading is its 144 pt: ${first.w}`);
+  assert.ok(Math.abs(second.w - 5426 / 20) < 0.5, `column 2's shading is its ${5426 / 20} pt, not column 1's: ${second.w}`);
 });
 
 test('unequal columns before a continuous break are balanced on the lines as wrapped in each column', async () => {
@@ -215,4 +231,35 @@ test('a balanced section that runs onto a second page evens out its columns ther
   assert.equal(after.page, 2);
   const lowest = Math.max(...onPage(2).map((w) => w.yMax));
   assert.ok(after.yMin > lowest && after.yMin < lowest + 20, `the next section right below the columns: ${after.yMin} vs ${lowest}`);
+});
+
+test('a balanced section whose paragraph goes on over the page evens out the rest of it on the next page, as each column wraps it', async () => {
+  // One paragraph of 1,400 words: page 1's two columns full, the rest split evenly on page 2. The rest was counted
+  // from the first line of page 1's last column (placed already), and in columns of different widths from the
+  // block's own lines (laid out at the narrowest width) at the index of the lines placed (each column's width):
+  // page 2's first column full, the second short or empty, the next section on a page of its own.
+  const text = Array.from({ length: 1400 }, (_, i) => `w${i}`).join(' ');
+  for (const [what, cols, split] of [['equal', TWO, MIDDLE], ['unequal', UNEQUAL, WIDE_LEFT - 1]] as const) {
+    const body = p(text) + `<w:p><w:pPr>${sect(cols)}</w:pPr></w:p>` + p('After the columns');
+    const { all, pages } = await pdfWords(buildDocx({ body, sectPr: sect('', '<w:type w:val="continuous"/>') }));
+    assert.equal(pages, 2, what);
+    const ws = all.filter((w) => /^w\d+$/.test(w.text));
+    assert.equal(ws.length, 1400, `${what}: every word once`);
+    const page2 = ws.filter((w) => w.page === 2);
+    const [left, right] = [rowsOf(page2.filter((w) => w.xMin < split)), rowsOf(page2.filter((w) => w.xMin >= split))];
+    assert.ok(right > 0 && Math.abs(left - right) <= 1, `${what}: page 2's columns even: ${left} and ${right} lines`);
+    assert.equal(word(all, 'After').page, 2, what);
+  }
+});
+
+test('unequal columns: a paragraph far longer than a page is laid out again per column only up to a bound, then cut to the narrowest column', async () => {
+  // Each column of another width lays the whole paragraph out again: 20,000 words over 56 columns took 5 s. Past
+  // 20,000 lines laid out again (body.ts MAX_RELAID_LINES) the rest is cut to the narrowest column, which fits all.
+  const text = Array.from({ length: 20000 }, (_, i) => `w${i}`).join(' ');
+  const { all, pages } = await pdfWords(buildDocx({ body: p(text), sectPr: sect(UNEQUAL) }));
+  const ws = all.filter((w) => /^w\d+$/.test(w.text));
+  assert.deepEqual(ws.map((w) => Number(w.text.slice(1))), Array.from({ length: 20000 }, (_, i) => i), 'every word once, in order');
+  const reach = (page: number): number => Math.max(...ws.filter((w) => w.page === page && w.xMin >= WIDE_LEFT - 1).map((w) => w.xMax));
+  assert.ok(reach(1) > WIDE_LEFT + 144 + 60, `page 1's wide column is laid out at its width: ${reach(1)}`);
+  assert.ok(reach(pages - 1) <= WIDE_LEFT + 144 + 0.5, `late pages' wide column holds lines cut to the narrow one: ${reach(pages - 1)}`);
 });

@@ -156,6 +156,19 @@ describe('data folder: a prepared file', () => {
     await assert.rejects(prepared.place(Buffer.from('x')), { code: 'ENOTDIR' });
     assert.ok(!fs.existsSync(files.path(8, 'pdf')));
   });
+
+  it('an open that failed as the render started is tried again when the bytes are placed (the disk may have room again)', async () => {
+    const { files, layout } = fresh();
+    fs.rmSync(layout.tmp, { recursive: true });
+    fs.writeFileSync(layout.tmp, 'not a folder');
+    const prepared = files.prepare(9, 'pdf');
+    // Put right while the document renders: the failure of the open ahead is not the document's.
+    fs.rmSync(layout.tmp);
+    fs.mkdirSync(layout.tmp);
+    await (await prepared.place(Buffer.from('%PDF-1.7 nine'))).durable;
+    assert.equal(fs.readFileSync(files.path(9, 'pdf'), 'utf8'), '%PDF-1.7 nine');
+    assert.deepEqual(fs.readdirSync(layout.tmp), []);
+  });
 });
 
 it('a key never climbs out of the data folder', async () => {

@@ -287,13 +287,29 @@ function axisOf(ax: XElement | undefined, theme: Theme, base: ChartText): ChartA
   const spPr = child(ax, 'c:spPr');
   // Without its own outline an axis is drawn in Office's default grey; a:ln with noFill hides it.
   axis.line = spPr ? lineColor(spPr, theme) : '#868686';
+  const width = number(child(spPr, 'a:ln')?.attrs.w);
+  if (width !== undefined && width > 0) axis.lineWidth = width / 12700;
   if (val(ax, 'c:tickLblPos') === 'none') axis.noLabels = true;
-  const tick = val(ax, 'c:majorTickMark');
-  axis.ticks = tick === undefined ? !spPr : tick === 'out' || tick === 'cross';
+  axis.majorTicks = tickMark(child(ax, 'c:majorTickMark'));
+  axis.minorTicks = tickMark(child(ax, 'c:minorTickMark'));
+  const minor = number(val(ax, 'c:minorUnit'));
+  if (minor !== undefined && minor > 0) axis.minorUnit = minor;
+  const skip = number(val(ax, 'c:tickMarkSkip'));
+  if (skip !== undefined && skip > 1) axis.tickMarkSkip = Math.floor(skip);
   const title = child(ax, 'c:title');
   const text = richText(title);
   if (text) axis.title = text;
   return axis;
+}
+
+/**
+ * A tick mark setting (ISO/IEC 29500-1 21.2.2.101 majorTickMark / 21.2.2.110 minorTickMark, ST_TickMark 21.2.3.48).
+ * The schema's default is cross, both for a missing val and a missing element; LibreOffice's oox import reads both
+ * so for documents not written by Office 2007 (axiscontext.cxx, axismodel.cxx). Word itself always writes both.
+ */
+function tickMark(el: XElement | undefined): ChartAxis['majorTicks'] {
+  const v = el ? (el.attrs.val ?? 'cross') : 'cross';
+  return v === 'out' || v === 'in' || v === 'cross' ? v : undefined;
 }
 
 /** The colour of an outline (a:ln in a c:spPr); undefined when there is none or it is hidden. */

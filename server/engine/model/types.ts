@@ -254,6 +254,9 @@ export interface ChartPlot {
   series: ChartSeries[];
 }
 
+/** Where an axis's tick marks lie against its line: on the labels' side, the plot's side, or both. */
+export type ChartTickMark = 'out' | 'in' | 'cross';
+
 export interface ChartAxis {
   /** Not shown (c:delete). */
   hidden?: boolean;
@@ -264,14 +267,22 @@ export interface ChartAxis {
   /** Number format of the labels. */
   format?: string;
   gridlines?: string;
-  /** The axis line's colour; absent: no line. */
+  /** The axis line's colour; absent: no line (and no tick marks, which are drawn in the line's format). */
   line?: string;
+  /** The axis line's width in points (a:ln w; absent: 0.75, Office's hairline-plus default). */
+  lineWidth?: number;
   /** Largest value at the start (c:orientation maxMin). */
   reversed?: boolean;
   /** No tick labels (c:tickLblPos none). */
   noLabels?: boolean;
-  /** Tick marks crossing or outside the axis line. */
-  ticks?: boolean;
+  /** Major tick marks (c:majorTickMark, ECMA-376 21.2.3.48 ST_TickMark): outside, inside or across the line; absent: none. */
+  majorTicks?: ChartTickMark;
+  /** Minor tick marks (c:minorTickMark), between the major ones; absent: none. Drawn on value axes only. */
+  minorTicks?: ChartTickMark;
+  /** Value axes: the step between minor tick marks (c:minorUnit; absent: a fifth of the major unit). */
+  minorUnit?: number;
+  /** Category axes: a major tick mark every this many categories (c:tickMarkSkip; absent: 1). */
+  tickMarkSkip?: number;
   text?: ChartText;
 }
 

@@ -15,7 +15,7 @@ import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
 import { footnotesOf, notesByLine, PageNotes } from './notes.js';
 import type { RenderBudget } from '../budget.js';
-import { balancedHeight, balancedHeightUnequal, type ColumnSet, type ColumnStart } from './columns.js';
+import { balancedHeight, balancedHeightUnequal, columnBands, type ColumnSet, type ColumnStart } from './columns.js';
 import { floatRect, frameOf, holeOf, placeFloat, placeFloatsInStacks, sameHole, wrapAround, type Exclusion } from './floats.js';
 import type { LaidTable } from '../layout/items.js';
 import type { Box } from './boxes.js';
@@ -37,6 +37,14 @@ export interface FlowOptions {
 
 /** Lines of one paragraph followed beside floats one by one (a bound on a page-tall float of tiny lines). */
 const MAX_BANDED_LINES = 400;
+
+/**
+ * Lines one paragraph is laid out again for as it goes on in columns of other widths (each time whole: toColumn).
+ * Past them the rest of a longer one is cut to the narrowest column, which fits every column: one paragraph of
+ * 20,000 words over 56 columns of two widths took 5 s laid out again for each, quadratic in its length (67 ms in
+ * equal columns). A paragraph of 1,000 lines (some 7,000 words in a 2-inch column) still goes on at each column's width.
+ */
+const MAX_RELAID_LINES = 20_000;
 
 const SEPARATOR: readonly [number, number, number] = [0, 0, 0];
 
@@ -70,7 +78,17 @@ export class BodyFlow {
    * Where blocks() is: the block being placed and, in a paragraph, its first line not yet placed — what is left
    * of the section when it runs onto a new page, whose columns are evened out once the rest fits on it.
    */
-  private cursor: { blocks: LaidBlock[]; index: number; line: number } | null = null;
+  private cursor: {
+    blocks: LaidBlock[];
+    index: number;
+    line: number;
+    /** The paragraph as the flow places it (laid out again beside floats or for its column), when it is. */
+    placed?: LaidParagraph;
+    /** The column widths its placed lines were cut to (columns of different widths: toColumn's bands). */
+    bands?: Narrow[];
+    /** Its lines beside floats there (columns of different widths: toColumn's floats). */
+    floats?: Narrow[];
+  } | null = null;
   /** While a table goes on in the next column or page: the heights of its rows not yet placed (flowBodyTable). */
   private tableRest: number[] | null = null;
 
@@ -157,24 +175,48 @@ export class BodyFlow {
     const c = this.cursor;
     if (!this.columns || !this.options.balance || !c) return;
     const current = c.blocks[c.index];
-    let first: LaidBlock;
-    if (current?.kind === 'paragraph') first = { ...current, lines: current.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : current.spaceBefore };
-    else if (current?.kind === 'table' && !current.float && this.tableRest) first = { ...current, heights: this.tableRest };
+    let head: LaidBlock;
+    if (current?.kind === 'paragraph') {
+      // c.line counts the lines the flow places, which differ from the block's own beside floats or in columns of
+      // different widths.
+      const placed = c.placed ?? current;
+      head = { ...placed, lines: placed.lines.slice(c.line), spaceBefore: c.line > 0 ? 0 : placed.spaceBefore };
+    } else if (current?.kind === 'table' && !current.float && this.tableRest) head = { ...current, heights: this.tableRest, inColumn: undefined };
     else return;
     const count = this.columns.x.length;
     const room = this.geo.bottom - this.colTop;
-    const rest: LaidBlock[] = [first];
+    const rest: LaidBlock[] = [head];
     // What is left is gathered only while it could still fit on this page (a long section is not summed again
-    // on each of its pages).
-    let total = first.kind === 'paragraph' ? paragraphHeight(first) : first.kind === 'table' ? first.heights.reduce((a, h) => a + h, 0) : 0;
-    for (let k = c.index + 1; k < c.blocks.length && total <= count * room; k++) {
+    // on each of its pages). Columns of different widths: the blocks are counted at the narrowest one's width,
+    // so up to widest / narrowest times as much may fit.
+    const widths = this.columns.width;
+    const cap = count * room * (this.unequal() ? Math.max(...widths) / Math.min(...widths) : 1);
+    let total = head.kind === 'paragraph' ? paragraphHeight(head) : head.kind === 'table' ? head.heights.reduce((a, h) => a + h, 0) : 0;
+    for (let k = c.index + 1; k < c.blocks.length && total <= cap; k++) {
       const b = c.blocks[k];
       rest.push(b);
       total += b.kind === 'paragraph' ? paragraphHeight(b) : b.kind === 'table' && !b.float ? b.heights.reduce((a, h) => a + h, 0) : 0;
     }
-    if (total > count * room) return;
-    const h = balancedHeight(rest, count, room);
+    if (total > cap) return;
+    const lay = (q: LaidParagraph, starts: ColumnStart[]): Line[] => (q === head && current.kind === 'paragraph' ? this.restLines(current, q, c, starts) : this.linesIn(q, starts));
+    const h = this.unequal() ? balancedHeightUnequal(rest, count, room, this.linesMemo(lay)) : balancedHeight(rest, count, room);
     if (h !== null) this.limit = this.colTop + h;
+  }
+
+  /**
+   * What is left of the paragraph being placed (`head`: its lines from `c.line` on) as it goes in the columns
+   * `starts` names (counted from `c.line`): the lines placed keep their columns' widths (toColumn). As placed when
+   * it is not laid out per column (its lines cut to the narrowest column past MAX_RELAID_LINES).
+   */
+  private restLines(laid: LaidParagraph, head: LaidParagraph, c: NonNullable<BodyFlow['cursor']>, starts: ColumnStart[]): Line[] {
+    const own = this.columnWidths();
+    if (!own || !c.bands || c.bands.length === 0) return head.lines;
+    const bands = c.bands.map((b) => ({ ...b }));
+    bands[bands.length - 1].to = c.line;
+    bands.push(...columnBands(starts, own, c.line));
+    // The floats beside its first column's lines narrow none of those left (toColumn).
+    const floats = (c.floats ?? []).map((f) => ({ ...f, to: Math.min(f.to, Math.max(f.from, c.line)) }));
+    return this.relayout!(laid, [...floats, ...bands], own.widest).lines.slice(c.line);
   }
 
   /** The line between columns, as long as the longest column on this page (w:sep). */
@@ -339,17 +381,17 @@ export class BodyFlow {
   }
 
   /**
-   * `p` laid out again with its lines from `from` on at the open column's width (`bands`: the placed ones'); the
+   * `p` laid out again with its lines from `from` on at `width`, the open column's (`bands`: the placed ones'); the
    * lines beside floats (`floats`, of the column it started in) keep their narrowing up to `from` only.
    */
-  private toColumn(p: LaidParagraph, floats: Narrow[], bands: Narrow[], from: number, own: { widths: number[]; widest: number }): LaidParagraph {
+  private toColumn(p: LaidParagraph, floats: Narrow[], bands: Narrow[], from: number, own: { widths: number[]; widest: number }, width = own.widths[this.col]): LaidParagraph {
     const last = bands[bands.length - 1];
     if (last) {
       // On in another column: the floats beside the first one's lines narrow none of those left.
       last.to = from;
       for (const f of floats) f.to = Math.min(f.to, Math.max(f.from, from));
     }
-    const end = own.widest - own.widths[this.col];
+    const end = own.widest - width;
     bands.push({ from, to: Number.MAX_SAFE_INTEGER, start: 0, end, column: true });
     const again = this.relayout!(p, [...floats, ...bands], own.widest);
     // Shading and borders reach the column's edge, not the widest column's.
@@ -374,15 +416,15 @@ export class BodyFlow {
     return !!w && w.some((x) => Math.abs(x - w[0]) > 0.5);
   }
 
-  /** linesIn, each paragraph laid out once per set of columns (the bisection tries the same ones again). */
-  private linesMemo(): (p: LaidParagraph, starts: ColumnStart[]) => Line[] {
+  /** `lay`, each paragraph laid out once per set of columns (the bisection tries the same ones again). */
+  private linesMemo(lay = (p: LaidParagraph, starts: ColumnStart[]): Line[] => this.linesIn(p, starts)): (p: LaidParagraph, starts: ColumnStart[]) => Line[] {
     const memo = new Map<LaidParagraph, Map<string, Line[]>>();
     return (p, starts) => {
       const key = starts.map((s) => `${s.from}:${s.col}`).join(' ');
       let byKey = memo.get(p);
       if (!byKey) memo.set(p, (byKey = new Map()));
       let lines = byKey.get(key);
-      if (!lines) byKey.set(key, (lines = this.linesIn(p, starts)));
+      if (!lines) byKey.set(key, (lines = lay(p, starts)));
       return lines;
     };
   }
@@ -391,8 +433,7 @@ export class BodyFlow {
   private linesIn(p: LaidParagraph, starts: ColumnStart[]): Line[] {
     const own = this.columnWidths();
     if (!own) return p.lines;
-    const bands: Narrow[] = starts.map((s, k) => ({ from: s.from, to: starts[k + 1]?.from ?? Number.MAX_SAFE_INTEGER, start: 0, end: own.widest - own.widths[s.col], column: true }));
-    return this.relayout!(p, bands, own.widest).lines;
+    return this.relayout!(p, columnBands(starts, own, 0), own.widest).lines;
   }
 
   /** The paragraph as it goes beside the floats in its way: its lines there narrowed, or the whole lower. */
@@ -539,17 +580,22 @@ export class BodyFlow {
     }
     const bands: Narrow[] = [];
     if (own) p = this.toColumn(laid, floats, bands, 0, own);
+    if (this.cursor) Object.assign(this.cursor, { placed: p, bands: own ? bands : undefined, floats });
     let lines = p.lines;
     let byLine = notesByLine(p);
     let i = 0;
     let first = true;
+    let relaid = lines.length;
+    let cut = false;
     while (i < lines.length) {
       if (this.cursor) this.cursor.line = i;
-      if (own && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
-        // On in a column of another width: the lines left are laid out again at its width.
-        const box = p.boxRight;
-        p = this.toColumn(laid, floats, bands, i, own);
-        if (i > 0) p.boxRight = box;
+      if (own && !cut && bands[bands.length - 1].end !== own.widest - own.widths[this.col]) {
+        // On in a column of another width: the lines left are laid out again at its width (its shading too).
+        relaid += lines.length;
+        cut = relaid > MAX_RELAID_LINES;
+        p = this.toColumn(laid, floats, bands, i, own, cut ? Math.min(...own.widths) : undefined);
+        // Once cut, its lines stay as they are in every column (restLines).
+        if (this.cursor) Object.assign(this.cursor, { placed: p, bands: cut ? undefined : bands });
         lines = p.lines;
         byLine = notesByLine(p);
       }
@@ -587,6 +633,8 @@ export class BodyFlow {
       this.atTop = false;
       first = false;
       i += n;
+      // A new page balances what is left from here (balanceRest), not from the line this column started with.
+      if (this.cursor) this.cursor.line = i;
       if (i < lines.length) this.nextColumn();
     }
     this.y += p.spaceAfter;

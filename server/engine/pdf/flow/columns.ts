@@ -5,6 +5,7 @@
  */
 import type { Columns } from '../../model/types.js';
 import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
+import type { Narrow } from '../layout/paragraph.js';
 
 export interface ColumnSet {
   /** Left edge of each column, from the content box's left edge. */
@@ -146,4 +147,15 @@ export function balancedHeightUnequal(blocks: LaidBlock[], count: number, room: 
     else lo = mid;
   }
   return hi;
+}
+
+/** Narrowings that cut a paragraph's lines to the columns `starts` names, from line `offset` on (laid at the widest's width). */
+export function columnBands(starts: ColumnStart[], own: { widths: number[]; widest: number }, offset: number): Narrow[] {
+  return starts.map((s, k) => ({
+    from: offset + s.from,
+    to: k + 1 < starts.length ? offset + starts[k + 1].from : Number.MAX_SAFE_INTEGER,
+    start: 0,
+    end: own.widest - own.widths[s.col],
+    column: true,
+  }));
 }

@@ -9,9 +9,9 @@ import type { Chart, ChartAxis, ChartPlot, ChartSeries, ChartText } from '../../
 import { ChartPen, rgb } from './chart-text.js';
 import { formatNumber, valueScale, type Scale, type ScaleRoom } from './chart-scale.js';
 import type { PlotBox } from './chart.js';
+import { drawAxisLine, minorPositions, tickReach } from './chart-ticks.js';
 
 const GRID: readonly [number, number, number] = [217, 217, 217];
-const AXIS: readonly [number, number, number] = [134, 134, 134];
 const BLUE: readonly [number, number, number] = [68, 114, 196];
 const LABEL_GAP = 4;
 
@@ -135,14 +135,20 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
     xTexts = shown(catAxis) ? tickText(xScale, catAxis?.format) : [];
   }
   const catTexts = scatter ? xTexts : shown(catAxis) ? chart.categories.slice(0, count) : [];
+  // Labels stand beyond the tick marks reaching out of their axis line (LibreOffice spaces them from the marks' ends).
+  const valGap = LABEL_GAP + tickReach(valAxis);
+  const secGap = LABEL_GAP + tickReach(secAxis);
+  const catGap = LABEL_GAP + tickReach(catAxis);
+  const valDrop = 2 + tickReach(valAxis);
+  const catDrop = 2 + tickReach(catAxis);
 
   if (valueAlong === 'y') {
-    if (valTexts.length > 0) left += Math.max(...valTexts.map((t) => pen.width(t, valStyle))) + LABEL_GAP;
-    if (secTexts.length > 0) right -= Math.max(...secTexts.map((t) => pen.width(t, valStyle))) + LABEL_GAP;
-    if (catTexts.length > 0) bottom -= catSize * 1.3 + 2;
+    if (valTexts.length > 0) left += Math.max(...valTexts.map((t) => pen.width(t, valStyle))) + valGap;
+    if (secTexts.length > 0) right -= Math.max(...secTexts.map((t) => pen.width(t, valStyle))) + secGap;
+    if (catTexts.length > 0) bottom -= catSize * 1.3 + catDrop;
   } else {
-    if (catTexts.length > 0) left += Math.min(box.w * 0.4, Math.max(...catTexts.map((t) => pen.width(t, catStyle)))) + LABEL_GAP;
-    if (valTexts.length > 0) bottom -= valSize * 1.3 + 2;
+    if (catTexts.length > 0) left += Math.min(box.w * 0.4, Math.max(...catTexts.map((t) => pen.width(t, catStyle)))) + catGap;
+    if (valTexts.length > 0) bottom -= valSize * 1.3 + valDrop;
   }
   // An inner box is the axes' rectangle itself: the room measured for labels and titles lies outside it.
   let frame = box;
@@ -175,17 +181,17 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
     if (valAxis?.gridlines) pen.line(x1, y1, x2, y2, 0.75, rgb(valAxis.gridlines, GRID));
     const text = valTexts[k];
     if (!text) return;
-    if (valueAlong === 'y') pen.text(text, valStyle, left - LABEL_GAP, y1 + valSize * 0.35, 'right');
-    else pen.text(text, valStyle, x1, bottom + 2 + valSize * 0.95, 'center');
+    if (valueAlong === 'y') pen.text(text, valStyle, left - valGap, y1 + valSize * 0.35, 'right');
+    else pen.text(text, valStyle, x1, bottom + valDrop + valSize * 0.95, 'center');
   });
   if (secScale) secScale.ticks.forEach((t, k) => {
     const text = secTexts[k];
-    if (text) pen.text(text, valStyle, right + LABEL_GAP, toV(secScale, t, secAxis?.reversed) + valSize * 0.35, 'left');
+    if (text) pen.text(text, valStyle, right + secGap, toV(secScale, t, secAxis?.reversed) + valSize * 0.35, 'left');
   });
   if (scatter && xScale) xScale.ticks.forEach((t, k) => {
     const x = left + xPos(t);
     if (catAxis?.gridlines) pen.line(x, top, x, bottom, 0.75, rgb(catAxis.gridlines, GRID));
-    if (xTexts[k]) pen.text(xTexts[k], catStyle, x, bottom + 2 + catSize * 0.95, 'center');
+    if (xTexts[k]) pen.text(xTexts[k], catStyle, x, bottom + catDrop + catSize * 0.95, 'center');
   });
 
   // Series, areas first (behind), then bars, then lines and points.
@@ -205,18 +211,24 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
     }
   }
 
-  // Axis lines: the category axis where the values cross zero, the value axis at the start.
+  // Axis lines and their tick marks: the category axis where the values cross zero, the value axis at the start,
+  // the secondary value axis at the end. Category marks stand between categories (at them when points sit on
+  // the category's edges); value marks at each unit, minor ones at each minor unit.
   const cross = origin(scale);
-  if (catAxis && !catAxis.hidden && catAxis.line) {
-    const [x1, y1] = at(0, scatter ? scale.min : cross);
-    const [x2, y2] = at(catLength, scatter ? scale.min : cross);
-    pen.line(x1, y1, x2, y2, 0.75, rgb(catAxis.line, AXIS));
-  }
-  if (valAxis && !valAxis.hidden && valAxis.line) {
-    const [x1, y1] = at(0, scale.min);
-    const [x2, y2] = at(0, scale.max);
-    pen.line(x1, y1, x2, y2, 0.75, rgb(valAxis.line, AXIS));
-  }
+  const vertical = valueAlong === 'y';
+  const catAt = vertical ? at(0, scatter ? scale.min : cross)[1] : at(0, cross)[0];
+  const catMarks = scatter && xScale
+    ? xScale.ticks.map((t) => left + xPos(t))
+    : Array.from({ length: midCat ? count : count + 1 }, (_, i) => (midCat ? catPos(i) : i * slot))
+      .filter((_, i) => i % (catAxis?.tickMarkSkip ?? 1) === 0)
+      .map((c) => (vertical ? left + c : bottom - c));
+  const catMinor = scatter && xScale && catAxis?.minorTicks ? minorPositions(xScale, catAxis, !catAxis.majorTicks).map((t) => left + xPos(t)) : [];
+  drawAxisLine(pen, catAxis, vertical ? { along: 'x', at: catAt, from: left, to: right, outward: 1 } : { along: 'y', at: catAt, from: bottom, to: top, outward: -1 }, catMarks, catMinor);
+  const valMarks = (s: Scale, axis: ChartAxis | undefined, values: number[]): number[] => values.map((v) => toV(s, v, axis?.reversed));
+  const valMinor = (s: Scale, axis: ChartAxis | undefined): number[] => (axis?.minorTicks ? valMarks(s, axis, minorPositions(s, axis, !axis.majorTicks)) : []);
+  const valLine = vertical ? { along: 'y' as const, at: left, from: bottom, to: top, outward: -1 as const } : { along: 'x' as const, at: bottom, from: left, to: right, outward: 1 as const };
+  drawAxisLine(pen, valAxis, valLine, valMarks(scale, valAxis, scale.ticks), valMinor(scale, valAxis));
+  if (secScale && vertical) drawAxisLine(pen, secAxis, { along: 'y', at: right, from: bottom, to: top, outward: 1 }, valMarks(secScale, secAxis, secScale.ticks), valMinor(secScale, secAxis));
 
   // Category labels (two lines when one is too long; every k-th when they still collide).
   if (!scatter && catTexts.length > 0) {
@@ -226,15 +238,15 @@ export function drawAxisPlots(pen: ChartPen, chart: Chart, box: PlotBox, base: C
       if (i % every !== 0 || !text) return;
       const c = catPos(i);
       if (valueAlong === 'x') {
-        pen.text(text, catStyle, left - LABEL_GAP, bottom - c + catSize * 0.35, 'right');
+        pen.text(text, catStyle, left - catGap, bottom - c + catSize * 0.35, 'right');
         return;
       }
       const x = left + c;
       const space = text.indexOf(' ', Math.floor(text.length / 2) - 2);
       if (pen.width(text, catStyle) > slot * 0.95 && space > 0) {
-        pen.text(text.slice(0, space), catStyle, x, bottom + 2 + catSize * 0.95, 'center');
-        pen.text(text.slice(space + 1), catStyle, x, bottom + 2 + catSize * 2.1, 'center');
-      } else pen.text(text, catStyle, x, bottom + 2 + catSize * 0.95, 'center');
+        pen.text(text.slice(0, space), catStyle, x, bottom + catDrop + catSize * 0.95, 'center');
+        pen.text(text.slice(space + 1), catStyle, x, bottom + catDrop + catSize * 2.1, 'center');
+      } else pen.text(text, catStyle, x, bottom + catDrop + catSize * 0.95, 'center');
     });
   }
 
