@@ -9,7 +9,7 @@
  */
 import type { Emitter, FieldValues } from './emit.js';
 import type { LaidBlock, LaidParagraph, Line } from '../layout/items.js';
-import { paragraphHeight } from '../layout/blocks.js';
+import { blockHeight, paragraphHeight } from '../layout/blocks.js';
 import type { PageGeometry } from './section.js';
 import type { PageSequence } from './pages.js';
 import { flowBodyTable } from './table.js';
@@ -191,11 +191,11 @@ export class BodyFlow {
     // so up to widest / narrowest times as much may fit.
     const widths = this.columns.width;
     const cap = count * room * (this.unequal() ? Math.max(...widths) / Math.min(...widths) : 1);
-    let total = head.kind === 'paragraph' ? paragraphHeight(head) : head.kind === 'table' ? head.heights.reduce((a, h) => a + h, 0) : 0;
+    let total = blockHeight(head);
     for (let k = c.index + 1; k < c.blocks.length && total <= cap; k++) {
       const b = c.blocks[k];
       rest.push(b);
-      total += b.kind === 'paragraph' ? paragraphHeight(b) : b.kind === 'table' && !b.float ? b.heights.reduce((a, h) => a + h, 0) : 0;
+      total += blockHeight(b);
     }
     if (total > cap) return;
     const lay = (q: LaidParagraph, starts: ColumnStart[]): Line[] => (q === head && current.kind === 'paragraph' ? this.restLines(current, q, c, starts) : this.linesIn(q, starts));
