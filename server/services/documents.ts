@@ -549,8 +549,9 @@ export class DocumentService {
       }
       await this.#fail(doc, full ? 'insufficient_storage' : 'render_failed', full ? NO_SPACE_DOCUMENT : 'The document could not be saved.', lease).catch(() => undefined);
     } finally {
-      // A render that failed, or a document deleted meanwhile: its temp file goes (a no-op once placed).
-      prepared?.discard();
+      // A render that failed, or a document deleted meanwhile: its temp file goes (a no-op once placed). Awaited, so
+      // a stop that drains the renders (drain()) leaves no temp file whose open was still under way.
+      await prepared?.discard();
     }
   }
 

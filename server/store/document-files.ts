@@ -21,8 +21,8 @@ export type FileVariant = 'output' | 'editable';
 export interface PreparedFile {
   /** Puts the bytes in place, as place() does. Once only. */
   place(bytes: Uint8Array): Promise<PlacedFile>;
-  /** Nothing will be placed: the temp file goes. A no-op after place(). */
-  discard(): void;
+  /** Nothing will be placed: the temp file goes (resolved once it has). A no-op after place(). Never rejects. */
+  discard(): Promise<void>;
 }
 
 /** Files up to this size are written directly from the event loop (DocumentFiles.place); larger ones by the pool. */
@@ -100,46 +100,44 @@ export class DocumentFiles {
   }
 
   /**
-   * Opens the temp file of a document's file ahead, while its render runs: the event loop only waits for the render
-   * worker then, and the open (a journal transaction, 0.1–0.3 ms here) leaves the path from the render to the
-   * answer. `place` then only writes, renames and syncs, as place() does; after an open that failed (a full disk,
-   * tmp/ gone) it is place() itself, whose own open then succeeds or fails — the disk may have room again once the
-   * render is over. `discard` closes and removes the temp file when the render gives nothing to put there.
+   * Opens the temp file of a document's file ahead, while its render runs, in the thread pool: the open (a journal
+   * transaction) leaves both the path from the render to the answer and the event loop, where it took 0.03 ms while
+   * the file system was quiet but 0.3–0.4 ms while other documents' fsyncs were committing — with 8 clients, always
+   * (docs/benchmarks.md, session 16). `place` then only writes, renames and syncs, as place() does; after an open
+   * that failed (a full disk, tmp/ gone) it is place() itself, whose own open then succeeds or fails — the disk may
+   * have room again once the render is over. `discard` closes and removes the temp file when the render gives
+   * nothing to put there (resolving once it is gone, or, for an open still under way, once that open has ended).
    */
   prepare(id: number, ext: string, variant: FileVariant = 'output'): PreparedFile {
     const file = this.path(id, ext, variant);
     const tmp = tempName(file, this.#layout.tmp);
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(tmp, 'wx');
-    } catch {
-      // Tried again when the bytes are placed (place below).
-    }
+    // Never rejects: a failed open is tried again by place() (below).
+    const opened = new Promise<number | undefined>((resolve) => fs.open(tmp, 'wx', (err, fd) => resolve(err ? undefined : fd)));
     let taken = false;
-    const drop = (): void => {
-      if (fd === undefined) return;
-      closeQuietly(fd);
-      fs.rmSync(tmp, { force: true });
-    };
     return {
       place: async (bytes) => {
         if (taken) throw new Error(`prepared file ${tmp} used twice`);
         taken = true;
+        const fd = await opened;
         // The open failed as the render started: the usual way now, which opens again (and makes tmp/ again).
         if (fd === undefined) return this.place(id, ext, bytes, variant);
         try {
           await this.#bucket(id);
         } catch (err) {
-          drop();
+          closeQuietly(fd);
+          fs.rmSync(tmp, { force: true });
           throw err;
         }
         // #fill closes the descriptor in every case (after the fdatasync, or on failure).
         return (await this.#fill(file, tmp, fd, bytes, 0)) ?? this.place(id, ext, bytes, variant);
       },
-      discard: () => {
+      discard: async () => {
         if (taken) return;
         taken = true;
-        drop();
+        const fd = await opened;
+        if (fd === undefined) return;
+        closeQuietly(fd);
+        fs.rmSync(tmp, { force: true });
       },
     };
   }

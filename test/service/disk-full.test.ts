@@ -135,13 +135,14 @@ function tmpfsDisk(mountDir: string): Disk {
 }
 
 /**
- * Without root: ENOSPC injected where the store opens files for writing under the data dir (fs.openSync,
+ * Without root: ENOSPC injected where the store opens files for writing under the data dir (fs.openSync, fs.open,
  * fs.promises.open with a w/a flag; fs.writeFileSync, fs.promises.writeFile/appendFile by path). service.lock and
  * its temp file are spared: on a real disk it reuses the space its removal at close freed.
  */
 function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk {
   const original = {
     openSync: fs.openSync,
+    openCallback: fs.open,
     open: fs.promises.open,
     writeFileSync: fs.writeFileSync,
     writeFile: fs.promises.writeFile,
@@ -160,6 +161,17 @@ function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk
     check(file, flags ?? 'r');
     return (original.openSync as (...args: unknown[]) => number)(file, flags, ...rest);
   }) as typeof fs.openSync;
+  patched.open = ((file: unknown, flags: unknown, ...rest: unknown[]) => {
+    // fs.open(path, flags, [mode], callback): the failure goes to the callback, as a real one would.
+    const callback = rest.at(-1) as (err: NodeJS.ErrnoException | null, fd?: number) => void;
+    try {
+      check(file, typeof flags === 'function' ? 'r' : flags);
+    } catch (err) {
+      process.nextTick(() => callback(err as NodeJS.ErrnoException));
+      return;
+    }
+    (original.openCallback as (...args: unknown[]) => void)(file, flags, ...rest);
+  }) as typeof fs.open;
   fs.promises.open = (async (file: unknown, flags?: unknown, ...rest: unknown[]) => {
     check(file, flags ?? 'r');
     return (original.open as (...args: unknown[]) => Promise<fs.promises.FileHandle>)(file, flags, ...rest);
@@ -178,6 +190,7 @@ function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk
   }) as typeof fs.promises.appendFile;
   t.after(() => {
     patched.openSync = original.openSync;
+    patched.open = original.openCallback;
     fs.promises.open = original.open;
     patched.writeFileSync = original.writeFileSync;
     fs.promises.writeFile = original.writeFile;
@@ -187,7 +200,8 @@ function injectedDisk(dataDir: string, t: { after(fn: () => void): void }): Disk
     dataDir,
     // Generated documents go through <data>/tmp/; records are written beside their files.
     // Every write goes through <data>/tmp/ (docs/store.md); a generated document's temp is named after its id (opened
-    // by fs.openSync as its render starts, DocumentFiles.prepare: the failure is reported when the file is placed).
+    // by fs.open in the thread pool as its render starts, DocumentFiles.prepare, and again by fs.openSync when the
+    // file is placed after that open failed: the failure is reported when the file is placed).
     fillButRecords: () => { full = (file) => file.startsWith(path.join(dataDir, 'tmp') + path.sep) && /^\d/.test(path.basename(file)); },
     fill: () => { full = () => true; },
     free: () => { full = null; },

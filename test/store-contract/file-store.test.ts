@@ -147,6 +147,29 @@ describe('data folder: a prepared file', () => {
     assert.deepEqual(fs.readdirSync(layout.tmp), [], 'tmp/ made again, nothing left in it');
   });
 
+  it('opens its temp file in the thread pool, not on the event loop; a discard made at once leaves nothing once it resolves', async () => {
+    const { files, layout } = fresh();
+    const opens: unknown[] = [];
+    const patched = fs as { -readonly [K in keyof typeof fs]: (typeof fs)[K] };
+    const openSync = fs.openSync;
+    patched.openSync = ((...args: Parameters<typeof fs.openSync>) => {
+      opens.push(args[0]);
+      return openSync(...args);
+    }) as typeof fs.openSync;
+    let dropped;
+    try {
+      dropped = files.prepare(10, 'pdf');
+    } finally {
+      patched.openSync = openSync;
+    }
+    assert.deepEqual(opens, [], 'no synchronous open');
+    // The open may still be under way in the pool: the discard waits for it, then removes what it made.
+    await dropped.discard();
+    assert.deepEqual(fs.readdirSync(layout.tmp), []);
+    await settle();
+    assert.deepEqual(fs.readdirSync(layout.tmp), [], 'nothing made after the discard either');
+  });
+
   it('a temp file that cannot be opened fails place() with that error, and nothing is left', async () => {
     const { files, layout } = fresh();
     // A file where tmp/ should be: the open fails with ENOTDIR, which is no reason to make tmp/ again.

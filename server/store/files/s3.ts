@@ -93,7 +93,7 @@ export function s3FileStore(settings: S3Settings, client: S3Client = createS3Cli
           taken = true;
           return store.place(id, ext, bytes, variant);
         },
-        discard: () => undefined,
+        discard: () => Promise.resolve(),
       };
     },
     open: (id, ext, variant) => openKey(objectKey(id, ext, variant)),
