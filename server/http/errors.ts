@@ -9,13 +9,14 @@ import { statusOf } from '../errors/catalogue.js';
 import { isNoSpace, NO_SPACE_MESSAGE } from '../errors/storage.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../errors/database.js';
 import type { Limits } from '../config.js';
+import { sendJson } from './send-json.js';
 
 export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).json({ success: false, message, ...extra });
+  sendJson(res, status, { success: false, message, ...extra });
 }
 
 const KB = 1024;

@@ -5,6 +5,11 @@ export interface Logger {
   error(line: string): void;
   info(line: string): void;
   debug(line: string): void;
+  /**
+   * False when debug() prints nothing, so a caller can skip building its line and whatever it takes to measure it
+   * (the request log's timing of every request). Absent: treated as true.
+   */
+  readonly debugEnabled?: boolean;
 }
 
 const RANK: Record<Config['logLevel'], number> = { silent: 0, error: 1, info: 2, debug: 3 };
@@ -14,5 +19,5 @@ export function createLogger(level: Config['logLevel'], sink: (line: string) => 
   const at = (min: number) => (line: string) => {
     if (rank >= min) sink(line);
   };
-  return { error: at(1), info: at(2), debug: at(3) };
+  return { error: at(1), info: at(2), debug: at(3), debugEnabled: rank >= 3 };
 }

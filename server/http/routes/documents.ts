@@ -9,6 +9,7 @@ import { bodyFields, type BodyParsers } from '../body.js';
 import { pageObject, pageRequest } from '../pagination.js';
 import { idParam, queryString, sendFile } from '../params.js';
 import { documentListJson, documentSingleJson } from '../serialize.js';
+import { sendJson } from '../send-json.js';
 import type { Profile } from '../../services/profile.js';
 
 const FILTERS = ['template_id', 'status', 'test', 'expired', 'batch_id'] as const;
@@ -89,12 +90,12 @@ export function documentRoutes(s: Services, parsers: BodyParsers): Router {
       profile.mark('serialize');
       res.setHeader('Server-Timing', profile.header());
     }
-    res.status(status).json(json);
+    sendJson(res, status, json);
   });
 
   r.get('/document/:id', async (req, res) => {
     const doc = await s.documents.get(idParam(req, 'Document'));
-    res.json({ success: true, document: documentSingleJson(doc, s.links, s.documents.hasCloud ? await s.documents.cloud(doc) : null) });
+    sendJson(res, 200, { success: true, document: documentSingleJson(doc, s.links, s.documents.hasCloud ? await s.documents.cloud(doc) : null) });
   });
 
   r.delete('/document/:id', requireWrite, async (req, res) => {
