@@ -164,34 +164,11 @@ function styleKey(style: RunStyle | undefined): string {
 }
 
 /**
- * Whether two styles certainly have the same JSON without writing it: the same fields in the same order, each a
- * string, a boolean or a finite number and equal. False says nothing (styleKey decides then).
- */
-function plainlyEqual(a: RunStyle | undefined, b: RunStyle | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return false;
-    const v = (a as Record<string, unknown>)[ka[i]];
-    if (v !== (b as Record<string, unknown>)[kb[i]]) return false;
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) return false;
-  }
-  return true;
-}
-
-/**
- * Neighbouring text runs of equal style (the same JSON) joined; each text run's style the document's one object
- * for that style (`shared`, DocContext.runStyles). Word splits text of one formatting into many runs (proofing
- * marks, revision ids): a run whose style plainly equals the one before joins it without its JSON being written.
+ * Neighbouring text runs of equal style joined; each text run's style the document's one object for that style
+ * (`shared`, DocContext.runStyles).
  */
 function mergeRuns(runs: Inline[], shared: Map<string, RunStyle>): Inline[] {
   const out: Inline[] = [];
-  // The last text run pushed: its style and that style's key ('\0own': a run nothing joins); after anything
-  // else, no text run to join.
-  let lastStyle: RunStyle | undefined;
   let lastKey = '';
   for (const run of runs) {
     const prev = out[out.length - 1];
@@ -200,15 +177,11 @@ function mergeRuns(runs: Inline[], shared: Map<string, RunStyle>): Inline[] {
       // A footnote's mark stays a run of its own (it names its note), and nothing joins it; so does a line
       // break that clears floats.
       const own = run.footnote !== undefined || run.clear !== undefined;
-      let key: string | undefined;
-      if (prev && prev.type === 'text' && !own && lastKey !== '\0own') {
-        if (!plainlyEqual(run.style, lastStyle)) key = styleKey(run.style);
-        if (key === undefined || key === lastKey) {
-          prev.text += run.text;
-          continue;
-        }
+      const key = own ? '\0own' : styleKey(run.style);
+      if (prev && prev.type === 'text' && lastKey === key && !own) {
+        prev.text += run.text;
+        continue;
       }
-      key ??= own ? '\0own' : styleKey(run.style);
       const copy = { ...run };
       if (!own && run.style) {
         const known = shared.get(key);
@@ -216,12 +189,10 @@ function mergeRuns(runs: Inline[], shared: Map<string, RunStyle>): Inline[] {
         else shared.set(key, run.style);
       }
       out.push(copy);
-      lastStyle = copy.style;
       lastKey = key;
     } else {
       out.push(run);
       lastKey = '';
-      lastStyle = undefined;
     }
   }
   return out;
