@@ -570,3 +570,25 @@ test('absolutely placed VML text boxes become floats at their offsets; a decorat
   assert.equal(dark.style?.float?.behind, true, 'a negative z-index is behind the text');
   assert.deepEqual(texts(dark.rows[0].cells[0].blocks), ['Dark']);
 });
+
+test('runs of one formatting split by proofing marks are one run, and equal run styles are one object in the document', () => {
+  const rPr = '<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="20"/><w:szCs w:val="20"/></w:rPr>';
+  const bold = '<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:b/><w:sz w:val="20"/></w:rPr>';
+  const body =
+    `<w:p><w:r>${rPr}<w:t xml:space="preserve">Alpha </w:t></w:r><w:proofErr w:type="spellStart"/><w:r>${rPr}<w:t>Betta</w:t></w:r>` +
+    `<w:proofErr w:type="spellEnd"/><w:r>${rPr}<w:t xml:space="preserve"> gamma </w:t></w:r><w:r>${bold}<w:t>bold</w:t></w:r><w:r>${rPr}<w:t xml:space="preserve"> tail</w:t></w:r></w:p>` +
+    `<w:p><w:r>${rPr}<w:t>Second</w:t></w:r><w:r>${bold}<w:t xml:space="preserve"> also bold</w:t></w:r></w:p>`;
+  const model = doc(body);
+  const first = runs(findParagraph(model, 'Alpha'));
+  const second = runs(findParagraph(model, 'Second'));
+  // Joined exactly where the formatting is the same, as before the styles were shared.
+  assert.deepEqual(first.map((r) => r.text), ['Alpha Betta gamma ', 'bold', ' tail']);
+  assert.deepEqual(second.map((r) => r.text), ['Second', ' also bold']);
+  assert.deepEqual(first[0].style, { font: 'Arial', size: 10 });
+  assert.deepEqual(first[1].style, { font: 'Arial', size: 10, bold: true });
+  // One object per distinct style, across runs and paragraphs (the renderer resolves each object once).
+  assert.equal(first[2].style, first[0].style);
+  assert.equal(second[0].style, first[0].style);
+  assert.equal(second[1].style, first[1].style);
+  assert.notEqual(first[1].style, first[0].style);
+});

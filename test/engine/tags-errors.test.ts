@@ -291,3 +291,13 @@ test('blank delimiters are refused instead of scanning forever', () => {
     assert.deepEqual(errors.map((e) => [e.code, e.location.part]), [['invalid_delimiters', 'template']]);
   }
 });
+
+test('scanTags: text holding neither delimiter is one literal piece; a lone close delimiter is still reported', async () => {
+  const { scanTags } = await import('../../server/engine/tags/scan.js');
+  assert.deepEqual(scanTags('plain words', ['{{', '}}']), { pieces: [{ kind: 'text', start: 0, end: 11 }], problems: [], unclosedAt: -1 });
+  assert.deepEqual(scanTags('', ['{{', '}}']), { pieces: [], problems: [], unclosedAt: -1 });
+  const stray = scanTags('closes }} nothing', ['{{', '}}']);
+  assert.deepEqual(stray.problems.map((p) => p.code), ['unopened_tag']);
+  const open = scanTags('opens {{ never', ['{{', '}}']);
+  assert.equal(open.unclosedAt, 6);
+});

@@ -2,7 +2,7 @@
  * What the readers of one part (the body, a header, a footer) share: the package, the style sheet, lists, the
  * theme, and the state that runs across paragraphs (complex fields may open in one paragraph and close later).
  */
-import type { Block } from '../model/types.js';
+import type { Block, RunStyle } from '../model/types.js';
 import type { Notes } from './notes.js';
 import type { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
@@ -43,6 +43,12 @@ export interface DocContext {
   fixedAutoSpacing?: boolean;
   /** Footnotes and endnotes: the reference marks' numbers and the endnotes read (notes.ts). */
   notes?: Notes;
+  /**
+   * The text runs' styles of this document, one object per distinct style (by its JSON, which merging runs
+   * computes anyway): Word writes the same formatting on run after run, and the renderer resolves a style once
+   * per object (pdf/layout/fmt.ts merge, makeFmt), so equal styles shared are resolved once, not once per run.
+   */
+  runStyles: Map<string, RunStyle>;
 }
 
 /** A complex field being read (w:fldChar begin … separate … end). */

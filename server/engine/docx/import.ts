@@ -76,6 +76,7 @@ function readDocument(pkg: DocxPackage, warnings: Warnings): TemplateModel {
     compatibilityMode: Number(mode?.attrs['w:val']) || undefined,
     collapseSpacing: settings !== undefined && !fixedAutoSpacing,
     fixedAutoSpacing,
+    runStyles: new Map(),
   };
   const notes = new Notes(doc, main, settings);
   doc.notes = notes;

@@ -113,7 +113,7 @@ export function readParagraph(ctx: PartContext, p: XElement, table?: TableLayer)
       // splitPgBreakAndParaMark) moves the mark to the next page.
       (index === last && index > 0 && segment.length === 0 && !ctx.doc.splitPageBreakAndMark);
     if (!skip) {
-      const runs = mergeRuns(segment);
+      const runs = mergeRuns(segment, ctx.doc.runStyles);
       if (runs.length === 0) runs.push({ type: 'text', text: '', style: toRunStyle(markR, '') });
       const para: Paragraph = { type: 'paragraph', runs, style: index === 0 ? style : continuation(style) };
       if (level && index === 0 && level.list.format !== 'none') {
@@ -163,7 +163,11 @@ function styleKey(style: RunStyle | undefined): string {
   return style ? JSON.stringify(style) : '';
 }
 
-function mergeRuns(runs: Inline[]): Inline[] {
+/**
+ * Neighbouring text runs of equal style joined; each text run's style the document's one object for that style
+ * (`shared`, DocContext.runStyles).
+ */
+function mergeRuns(runs: Inline[], shared: Map<string, RunStyle>): Inline[] {
   const out: Inline[] = [];
   let lastKey = '';
   for (const run of runs) {
@@ -178,7 +182,13 @@ function mergeRuns(runs: Inline[]): Inline[] {
         prev.text += run.text;
         continue;
       }
-      out.push({ ...run });
+      const copy = { ...run };
+      if (!own && run.style) {
+        const known = shared.get(key);
+        if (known) copy.style = known;
+        else shared.set(key, run.style);
+      }
+      out.push(copy);
       lastKey = key;
     } else {
       out.push(run);

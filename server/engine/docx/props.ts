@@ -271,16 +271,18 @@ function borderLine(el: XElement | undefined, theme: Theme): BorderLine | null |
 export function readBorders(el: XElement | undefined, theme: Theme): Borders | undefined {
   if (!el) return undefined;
   const out: Borders = {};
-  const set = (key: keyof Borders, line: BorderLine | null | undefined): void => {
-    if (line !== undefined) out[key] = line;
-  };
-  set('top', borderLine(child(el, 'w:top'), theme));
-  set('bottom', borderLine(child(el, 'w:bottom'), theme));
-  set('left', borderLine(child(el, 'w:left') ?? child(el, 'w:start'), theme));
-  set('right', borderLine(child(el, 'w:right') ?? child(el, 'w:end'), theme));
-  set('insideH', borderLine(child(el, 'w:insideH'), theme));
-  set('insideV', borderLine(child(el, 'w:insideV'), theme));
+  setBorder(out, 'top', borderLine(child(el, 'w:top'), theme));
+  setBorder(out, 'bottom', borderLine(child(el, 'w:bottom'), theme));
+  setBorder(out, 'left', borderLine(child(el, 'w:left') ?? child(el, 'w:start'), theme));
+  setBorder(out, 'right', borderLine(child(el, 'w:right') ?? child(el, 'w:end'), theme));
+  setBorder(out, 'insideH', borderLine(child(el, 'w:insideH'), theme));
+  setBorder(out, 'insideV', borderLine(child(el, 'w:insideV'), theme));
   return out;
+}
+
+/** A side read from the XML (null: written as no border; undefined: not written, so left out). */
+function setBorder(out: Borders, key: keyof Borders, line: BorderLine | null | undefined): void {
+  if (line !== undefined) out[key] = line;
 }
 
 export function mergeBorders(base: Borders | undefined, over: Borders | undefined): Borders | undefined {

@@ -66,14 +66,14 @@ const MAX_CHAIN = 32;
 
 export function readCellMargins(el: XElement | undefined): CellMargins | undefined {
   if (!el) return undefined;
-  const side = (names: string[]): number | undefined => {
-    for (const n of names) {
-      const c = child(el, n);
-      if (c && (c.attrs['w:type'] === undefined || c.attrs['w:type'] === 'dxa')) return twips(c.attrs['w:w']);
-    }
-    return undefined;
-  };
-  return { top: side(['w:top']), bottom: side(['w:bottom']), left: side(['w:left', 'w:start']), right: side(['w:right', 'w:end']) };
+  return { top: marginSide(el, 'w:top'), bottom: marginSide(el, 'w:bottom'), left: marginSide(el, 'w:left', 'w:start'), right: marginSide(el, 'w:right', 'w:end') };
+}
+
+/** One side's margin in twips: the first of its names written as a width in dxa (or with no type), else undefined. */
+function marginSide(el: XElement, name: string, alias?: string): number | undefined {
+  const c = child(el, name);
+  if (c && (c.attrs['w:type'] === undefined || c.attrs['w:type'] === 'dxa')) return twips(c.attrs['w:w']);
+  return alias === undefined ? undefined : marginSide(el, alias);
 }
 
 function readTableLayer(el: XElement, theme: Theme): TableLayer {

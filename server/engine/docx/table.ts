@@ -71,28 +71,30 @@ interface RawCell {
 
 function conditionalLayer(style: TableStyle, look: Look, r: number, c: number, nRows: number, nCols: number, headerRows: number): TableLayer {
   let layer = style.base;
-  const apply = (kind: string): void => {
-    const l = style.conditional.get(kind);
-    if (l) layer = mergeLayer(layer, l);
-  };
   const isFirstRow = look.firstRow && r < Math.max(1, headerRows);
   const isLastRow = look.lastRow && r === nRows - 1;
   const isFirstCol = look.firstColumn && c === 0;
   const isLastCol = look.lastColumn && c === nCols - 1;
-  if (look.vBand && !isFirstCol && !isLastCol) apply((c - (look.firstColumn ? 1 : 0)) % 2 === 0 ? 'band1Vert' : 'band2Vert');
+  if (look.vBand && !isFirstCol && !isLastCol) layer = withConditional(layer, style, (c - (look.firstColumn ? 1 : 0)) % 2 === 0 ? 'band1Vert' : 'band2Vert');
   if (look.hBand && !isFirstRow && !isLastRow) {
     const offset = look.firstRow ? Math.max(1, headerRows) : 0;
-    apply((r - offset) % 2 === 0 ? 'band1Horz' : 'band2Horz');
+    layer = withConditional(layer, style, (r - offset) % 2 === 0 ? 'band1Horz' : 'band2Horz');
   }
-  if (isFirstCol) apply('firstCol');
-  if (isLastCol) apply('lastCol');
-  if (isFirstRow) apply('firstRow');
-  if (isLastRow) apply('lastRow');
-  if (isFirstRow && isFirstCol) apply('nwCell');
-  if (isFirstRow && isLastCol) apply('neCell');
-  if (isLastRow && isFirstCol) apply('swCell');
-  if (isLastRow && isLastCol) apply('seCell');
+  if (isFirstCol) layer = withConditional(layer, style, 'firstCol');
+  if (isLastCol) layer = withConditional(layer, style, 'lastCol');
+  if (isFirstRow) layer = withConditional(layer, style, 'firstRow');
+  if (isLastRow) layer = withConditional(layer, style, 'lastRow');
+  if (isFirstRow && isFirstCol) layer = withConditional(layer, style, 'nwCell');
+  if (isFirstRow && isLastCol) layer = withConditional(layer, style, 'neCell');
+  if (isLastRow && isFirstCol) layer = withConditional(layer, style, 'swCell');
+  if (isLastRow && isLastCol) layer = withConditional(layer, style, 'seCell');
   return layer;
+}
+
+/** `layer` with the table style's conditional formatting of `kind` over it, when the style has one. */
+function withConditional(layer: TableLayer, style: TableStyle, kind: string): TableLayer {
+  const l = style.conditional.get(kind);
+  return l ? mergeLayer(layer, l) : layer;
 }
 
 function sameLine(a: BorderLine | null, b: BorderLine | null): boolean {

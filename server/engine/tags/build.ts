@@ -36,7 +36,6 @@ interface Frame {
 export function buildContainer(container: Container, styles: StyleInterner): CBlock[] {
   const root: Frame = { ref: null, inverted: false, out: [] };
   const stack: Frame[] = [root];
-  const top = (): Frame => stack[stack.length - 1];
   for (const item of container.items) {
     if (item.kind === 'para') {
       const info = item.info;
@@ -53,11 +52,11 @@ export function buildContainer(container: Container, styles: StyleInterner): CBl
         buildPieces(info, container, styles, stack);
         continue;
       }
-      top().out.push(buildParagraph(info, container, styles));
+      stack[stack.length - 1].out.push(buildParagraph(info, container, styles));
     } else if (item.kind === 'table') {
-      top().out.push(buildTable(item, styles));
+      stack[stack.length - 1].out.push(buildTable(item, styles));
     } else {
-      top().out.push({ k: 'static', block: item.block });
+      stack[stack.length - 1].out.push({ k: 'static', block: item.block });
     }
   }
   // A cell must keep at least one block even when all it held were loop tags.

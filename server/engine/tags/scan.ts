@@ -37,6 +37,10 @@ function echo(text: string): string {
 /** Splits `text` into literal pieces and tags; problems (an open delimiter never closed…) are collected. */
 export function scanTags(text: string, delimiters: Delimiters): ScanResult {
   const [open, close] = delimiters;
+  // Most of a template's paragraphs hold neither delimiter: one literal piece, nothing to report.
+  if (text.indexOf(open) < 0 && text.indexOf(close) < 0) {
+    return { pieces: text.length > 0 ? [{ kind: 'text', start: 0, end: text.length }] : [], problems: [], unclosedAt: -1 };
+  }
   const pieces: ScanPiece[] = [];
   const problems: ScanProblem[] = [];
   let from = 0;

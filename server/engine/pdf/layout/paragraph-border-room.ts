@@ -33,8 +33,12 @@ export function sideSpace(line: BorderLine | undefined): number {
 }
 
 /** Grows the first line by the top border's room and the last by the bottom border's (a new Line each). */
+/** What a top or bottom border adds to its line: its space and its thickness (nothing without a border). */
+function room(b: BorderLine | undefined): number {
+  return borderThickness(b) > 0 ? space(b!, 0) + borderThickness(b) : 0;
+}
+
 export function padForBorders(lines: Line[], borders: Borders | null): void {
-  const room = (b: BorderLine | undefined): number => (borderThickness(b) > 0 ? space(b!, 0) + borderThickness(b) : 0);
   const top = room(borders?.top);
   const bottom = room(borders?.bottom);
   if (lines.length === 0 || (top === 0 && bottom === 0)) return;

@@ -79,11 +79,10 @@ const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
  */
 function quotesAmidIdeographs(text: string, ctx: string, found: number[]): number[] {
   let extra: number[] | null = null;
-  const at = (k: number): number => codeAt(text, ctx, k);
   for (let i = ctx.length > 0 ? 0 : 1; i < text.length; i++) {
-    const last = at(i - 1);
+    const last = codeAt(text, ctx, i - 1);
     const next = text.charCodeAt(i);
-    const closing = CLOSING_QUOTES.has(last) && isEastAsianWide(at(i - 2)) && isEastAsianWide(next) && !NO_START.has(next);
+    const closing = CLOSING_QUOTES.has(last) && isEastAsianWide(codeAt(text, ctx, i - 2)) && isEastAsianWide(next) && !NO_START.has(next);
     const opening = OPENING_QUOTES.has(next) && i + 1 < text.length && isEastAsianWide(last) && !NO_END.has(last) && isEastAsianWide(text.charCodeAt(i + 1));
     if (closing || opening) (extra ??= []).push(i);
   }
