@@ -28,8 +28,8 @@ const STOPPING_WAIT_MS = 10_000;
 
 let gate: Int32Array | null = null;
 
-/** Makes this thread honour `flag` (called once by a worker's entry, before the engine runs). */
-export function useZlibGate(flag: Int32Array): void {
+/** Makes this thread honour `flag` (called once by a worker's entry, before the engine runs); null: no gate. */
+export function useZlibGate(flag: Int32Array | null): void {
   gate = flag;
 }
 
