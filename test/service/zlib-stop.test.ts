@@ -75,6 +75,8 @@ test('render workers stopped at random moments during .docx renders heavy in zli
   const file = path.join(dir, 'pictures.docx');
   fs.writeFileSync(file, buildDocx({ body, media }));
   const pool = new WorkerPool(2, { limits: { ...DEFAULT_LIMITS }, fontsDir: null }, () => undefined);
+  // An idle worker is unref'd: terminating one whose render ended before the stop would leave nothing to wait for.
+  const keepAlive = setInterval(() => undefined, 1000);
   let n = 0;
   // A new key each time: the worker reads (inflates) the .docx again, as a first render of a new template does.
   const job = (): RenderJob => ({
@@ -110,6 +112,7 @@ test('render workers stopped at random moments during .docx renders heavy in zli
     assert.equal(after.ok, true, JSON.stringify(after).slice(0, 300));
   } finally {
     await pool.close();
+    clearInterval(keepAlive);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
