@@ -7,18 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { InflateOverflow, inflateSized, zlibDeflate } from '../../server/engine/flate.js';
+import { seededRandom } from '../helpers/random.js';
 import { closeZlibGate, insideZlibGate, newZlibGate, useZlibGate, ZLIB_INSIDE, ZLIB_OPEN, ZLIB_STOPPING } from '../../server/engine/zlib-gate.js';
 
+/** Bytes that do not compress. */
 function noise(n: number, seed = 7): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
+  const random = seededRandom(seed);
+  return Uint8Array.from({ length: n }, () => (random() * 256) | 0);
 }
 
 test('zlibDeflate writes a zlib stream at the level asked; inflateSized reads it and raw DEFLATE back', () => {

@@ -15,6 +15,7 @@ import { DEFAULT_LIMITS } from '../../server/config.js';
 import { buildDocx, p } from '../docx/build-docx.js';
 import { encodePng } from '../../scripts/lib/png.js';
 import { tempDir } from './support.js';
+import { seededRandom } from '../helpers/random.js';
 
 /** Workers stopped in the first storm (each costs a worker start, ~0.1–0.2 s of CPU with tsx). */
 const STORM = Number(process.env.DOCLOOM_ZLIB_STORM ?? 80);
@@ -49,14 +50,8 @@ test(`${STORM} workers doing nothing but zlib calls, each stopped at a random mo
 
 /** An RGBA picture of noise (it compresses badly: much to inflate and deflate), different for each seed. */
 function noisePng(size: number, seed: number): Uint8Array {
-  const pixels = new Uint8Array(size * size * 4);
-  let x = seed * 2654435761 || 1;
-  for (let i = 0; i < pixels.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    pixels[i] = (i & 3) === 3 ? 128 + (x & 127) : x & 0xff;
-  }
+  const random = seededRandom(seed);
+  const pixels = Uint8Array.from({ length: size * size * 4 }, (_, i) => ((i & 3) === 3 ? 128 : 0) + ((random() * ((i & 3) === 3 ? 128 : 256)) | 0));
   return encodePng(size, size, pixels);
 }
 
