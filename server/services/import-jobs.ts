@@ -6,7 +6,7 @@
  * service down. With renderWorkers = 0 (tests, the CLI) imports run inline, as renders do.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from './worker-start.js';
+import { startWorker, stopWorker } from './worker-start.js';
 import { loadEngine } from './engine.js';
 import { runImport, type ImportJob, type ImportOutcome } from './import-core.js';
 import type { ImportReply, ImportRequest } from './import-worker.js';
@@ -101,7 +101,7 @@ class ThreadImporter implements Importer {
     this.#timer = setTimeout(() => {
       // The stuck worker goes first, so the next import gets a fresh one.
       this.#worker = null;
-      void worker.terminate();
+      void stopWorker(worker);
       this.#finish(job, { ok: false, failed: 'too_slow', message: `The template took longer than ${Math.round(this.#timeoutMs / 1000)} s to import; it is too large or too complex.` });
     }, this.#timeoutMs);
     worker.postMessage({ id: job.id, job: job.job } satisfies ImportRequest);
@@ -170,7 +170,7 @@ class ThreadImporter implements Importer {
     this.#idleTimer = null;
     const worker = this.#worker;
     this.#worker = null;
-    if (worker) await worker.terminate();
+    if (worker) await stopWorker(worker);
     // A job that was running when the worker was stopped (time limit) has been answered already.
     if (!this.#closed) this.#next();
   }

@@ -2,12 +2,15 @@
 import { parentPort } from 'node:worker_threads';
 import { loadEngine } from './engine.js';
 import { runImport, type ImportJob, type ImportOutcome } from './import-core.js';
+import { workerInput } from './worker-start.js';
 
 export type ImportRequest = { id: number; job: ImportJob };
 export type ImportReply = { id: number; outcome: ImportOutcome } | { id: number; error: string };
 
 const port = parentPort;
 if (port) {
+  // Only the zlib gate (no data of its own): imports inflate the .docx's entries.
+  workerInput();
   port.on('message', (msg: ImportRequest) => {
     loadEngine().then(
       (engine) => {

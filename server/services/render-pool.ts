@@ -14,7 +14,7 @@
  * .ts file, and Node 20 does not pass tsx's loader on to workers, so a tiny bootstrap registers tsx first.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from './worker-start.js';
+import { startWorker, stopWorker } from './worker-start.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
 import { hrnow } from './profile.js';
@@ -227,7 +227,7 @@ export class WorkerPool implements Renderer {
       await new Promise((r) => setTimeout(r, 10));
     }
     for (const slot of this.#slots) for (const job of [...slot.sent, ...slot.running.values()]) this.#finish(job, STOPPED);
-    await Promise.all([...this.#slots].map((s) => s.worker.terminate()));
+    await Promise.all([...this.#slots].map((s) => stopWorker(s.worker)));
     this.#slots.clear();
   }
 
@@ -310,7 +310,7 @@ export class WorkerPool implements Renderer {
       if (!(slot.running.has(job.id) || slot.sent.includes(job)) || slot.overdue) return;
       slot.overdue = job;
       this.#log(`render worker stopped: a render went past render_ms (${renderMs} ms) without ending`);
-      void slot.worker.terminate();
+      void stopWorker(slot.worker);
     }, renderMs + OVERTIME_GRACE_MS);
     job.timer.unref();
   }

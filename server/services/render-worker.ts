@@ -6,9 +6,10 @@
  * Loads the engine and renders a warm-up page at start, then says `ready`, so the first document does not pay for
  * either (the service waits for `ready` before it listens: WorkerPool.ready).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import { loadEngine } from './engine.js';
+import { workerInput } from './worker-start.js';
 
 export type WorkerRequest =
   /**
@@ -45,7 +46,7 @@ type Job = Extract<WorkerRequest, { job: RenderJob }>;
 const port = parentPort;
 if (port) {
   // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
-  const core = new RenderCore(workerData as RenderSettings);
+  const core = new RenderCore(workerInput<RenderSettings>());
   /** Jobs that arrived and that no message to the pool has named yet, in the order they came. */
   const unconfirmed = new Set<number>();
   const post = (msg: WorkerMessage, transfer?: ArrayBuffer[]): void => {

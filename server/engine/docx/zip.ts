@@ -1,12 +1,12 @@
 /**
  * Reads a .docx container without trusting it. The central directory is parsed first and every limit is checked
  * against the sizes it declares, before a single byte is inflated (zip bombs are refused for free). Entries are
- * inflated lazily, only the ones the importer asks for, with fflate's streaming inflater fed in small slices and
- * stopped as soon as the output passes the declared size, so an entry that lies about its size cannot use more
- * memory or time than an honest one; its CRC must match too.
+ * inflated lazily, only the ones the importer asks for, by node:zlib into a buffer of the declared size and
+ * stopped as soon as the output passes it (flate.ts), so an entry that lies about its size cannot use more memory
+ * or time than an honest one; its CRC must match too.
  */
-import { Inflate, inflateSync } from 'fflate';
 import { EngineError } from '../errors.js';
+import { InflateOverflow, inflateSized } from '../flate.js';
 import type { DocxLimits } from './limits.js';
 // Node's CRC-32 (zlib's, a plain function: no stream or handle that a stopped worker could leave half-closed).
 import { crc32 } from 'node:zlib';
@@ -28,12 +28,6 @@ const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
 /** Entries this small cannot be bombs whatever their ratio (a tiny XML part of repeated spaces compresses a lot). */
 const RATIO_EXEMPT_BYTES = 4096;
-const INFLATE_SLICE = 16 * 1024;
-/**
- * Entries up to this compressed size are inflated in one call into a buffer of the declared size (fast; a lying
- * entry can waste at most ~1000× this in decoding work). Larger ones stream and stop at the declared size.
- */
-const ONE_SHOT_MAX = 64 * 1024;
 
 /** Entry names: UTF-8 when flag bit 11 says so, else read as Latin-1 (one shared decoder each, not one per entry). */
 const UTF8_NAMES = new TextDecoder('utf-8');
@@ -190,35 +184,11 @@ export class ZipArchive {
   }
 }
 
-class Overflow extends Error {}
-
 function inflateBounded(compressed: Uint8Array, declared: number, name: string): Uint8Array {
-  if (compressed.length <= ONE_SHOT_MAX) {
-    // One byte more than declared: an entry that inflates past its size fills it, and is caught below.
-    try {
-      const result = inflateSync(compressed, { out: new Uint8Array(declared + 1) });
-      if (result.length > declared) throw corrupt(`${name} inflates past its declared size`);
-      return result;
-    } catch (err) {
-      if (err instanceof EngineError) throw err;
-      throw corrupt(`${name} cannot be inflated`);
-    }
-  }
-  const out = new Uint8Array(declared);
-  let filled = 0;
-  const inflater = new Inflate((chunk: Uint8Array) => {
-    if (filled + chunk.length > declared) throw new Overflow();
-    out.set(chunk, filled);
-    filled += chunk.length;
-  });
   try {
-    if (compressed.length === 0) inflater.push(compressed, true);
-    for (let i = 0; i < compressed.length; i += INFLATE_SLICE) {
-      inflater.push(compressed.subarray(i, i + INFLATE_SLICE), i + INFLATE_SLICE >= compressed.length);
-    }
+    return inflateSized(compressed, declared, 'raw');
   } catch (err) {
-    if (err instanceof Overflow) throw corrupt(`${name} inflates past its declared size`);
+    if (err instanceof InflateOverflow) throw corrupt(`${name} inflates past its declared size`);
     throw corrupt(`${name} cannot be inflated`);
   }
-  return filled === declared ? out : out.subarray(0, filled);
 }

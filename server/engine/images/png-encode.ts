@@ -1,11 +1,12 @@
 /**
  * RGBA pixels → PNG bytes, so that decoded GIF and WebP images reach the PDF through jsPDF's PNG path, which keeps
  * alpha as a soft mask (its GIF and WebP paths re-encode to JPEG and drop it). A fully opaque image is written
- * as RGB (no soft mask needed). Compression is light: jsPDF decodes the PNG once and compresses the pixels itself.
+ * as RGB (no soft mask needed). Level 4, as pdf/image/png-to-pdf.ts deflates its planes: an opaque image's IDAT goes
+ * into the PDF unchanged there, so this is the PDF's compression of it (node:zlib's level 1 wrote 16 % more than
+ * fflate's level 1 did; level 4 writes less and still takes a third of fflate's time: docs/benchmarks.md, session 16).
  */
-// fflate, not node:zlib: a render worker stopped inside a native zlib call aborts the process on Node 24.
-import { zlibSync } from 'fflate';
 import { crc32 } from 'node:zlib';
+import { zlibDeflate } from '../flate.js';
 import type { RgbaImage } from './rgba.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -34,7 +35,7 @@ export function encodePng(image: RgbaImage): Uint8Array {
   } else {
     for (let y = 0; y < height; y++) raw.set(data.subarray(y * width * 4, (y + 1) * width * 4), y * stride + 1);
   }
-  const idat = zlibSync(raw, { level: 1 });
+  const idat = zlibDeflate(raw, 4);
 
   const ihdr = new Uint8Array(13);
   const ihdrView = new DataView(ihdr.buffer);

@@ -3,7 +3,8 @@
  * non-interlaced image data (`height` rows of a filter byte and `width × bpp` bytes); returns the pixel rows
  * without their filter bytes. The product's PDF path (pdf/image/png-to-pdf.ts) and the project's tool codec
  * (scripts/lib/png.ts) share it. Not fast-png's decoder (which jsPDF uses): it inflates with pako and unfilters
- * with a branch per byte, slower than fflate's inflate and this loop on the corpus's RGBA pictures.
+ * with a branch per byte, slower than the inflate used here (node:zlib; fflate's before) and this loop on the
+ * corpus's RGBA pictures.
  */
 export function unfilterRows(raw: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
   const stride = width * bpp;

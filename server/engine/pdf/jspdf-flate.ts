@@ -8,7 +8,7 @@
  * where FlateEncode converts in one step; every other filter goes to jsPDF's own code unchanged.
  */
 import { jsPDF } from 'jspdf';
-import { zlibSync } from 'fflate';
+import { zlibDeflate } from '../flate.js';
 
 interface FilterResult {
   data: string;
@@ -26,7 +26,7 @@ const LEVEL = 6;
 
 function flate(binary: string): string {
   // 'latin1' maps each char code 0–255 to one byte and back: a jsPDF binary string is exactly that.
-  return Buffer.from(zlibSync(Buffer.from(binary, 'latin1'), { level: LEVEL })).toString('latin1');
+  return zlibDeflate(Buffer.from(binary, 'latin1'), LEVEL).toString('latin1');
 }
 
 if (!api.docloomFlate) {

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { jsPDF } from 'jspdf';
 import { pngToPdfImage, type PdfImageObject } from '../../../server/engine/pdf/image/png-to-pdf.js';
@@ -132,4 +133,25 @@ test('a damaged PNG is refused with invalid_image, as jsPDF refused it', async (
       what,
     );
   }
+});
+
+test('a PNG with alpha whose image data runs past its pixels: the pixels are read, the rest ignored (as before, as libpng does)', async () => {
+  const { pngFile } = await import('../../../scripts/lib/png.js');
+  const width = 30;
+  const height = 20;
+  // 5,000 bytes of 7 after the rows (7 is no filter type: were it read as a row, the image would be refused).
+  const raw = Buffer.alloc(height * (width * 4 + 1) + 5000, 7);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 4 + 1);
+    raw[row] = 0;
+    for (let x = 0; x < width; x++) raw.set([x * 8, y * 12, 100, x < 15 ? 255 : 90], row + 1 + x * 4);
+  }
+  const object = pngToPdfImage(pngFile(width, height, 4, zlib.deflateSync(raw)));
+  assert.ok(object?.sMask, 'colour and soft mask');
+  const colour = zlib.inflateSync(Buffer.from(object.data, 'latin1'));
+  const alpha = zlib.inflateSync(Buffer.from(object.sMask, 'latin1'));
+  assert.equal(colour.length, width * height * 3);
+  assert.deepEqual([...colour.subarray(0, 3)], [0, 0, 100]);
+  assert.deepEqual([...colour.subarray(-3)], [29 * 8, 19 * 12, 100]);
+  assert.deepEqual([alpha[0], alpha[width - 1], alpha.length], [255, 90, width * height]);
 });

@@ -10,9 +10,7 @@
  *
  * jsPDF's font internals are untyped; the interfaces below name the parts used here (jsPDF 4.2).
  */
-// fflate, not node:zlib: a render worker stopped (render_ms) inside a native zlib call aborts the whole process
-// on Node 24 ("close before init" in node_zlib.cc, seen in a CI run); pure JS stops cleanly.
-import { zlibSync } from 'fflate';
+import { zlibDeflate } from '../../flate.js';
 import { jsPDF } from 'jspdf';
 
 /** A font as jsPDF's TTFFont parses it: the parts read here and by jsPDF's text functions. */
@@ -92,7 +90,8 @@ const api = jsPDF.API as unknown as {
 export function prepareProgram(bytes: Uint8Array): FontProgram {
   return {
     ttf: api.TTFFont.open(bytes),
-    deflated: Buffer.from(zlibSync(bytes)).toString('latin1'),
+    // Level 6: zlib's default (and fflate's, which this used before).
+    deflated: zlibDeflate(bytes, 6).toString('latin1'),
     length: bytes.length,
   };
 }

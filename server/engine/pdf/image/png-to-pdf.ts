@@ -8,15 +8,16 @@
  *   IDAT stream unchanged, as PDF writers such as pdf-lib and PDFKit embed it. Nothing is inflated or compressed;
  *   every chunk's CRC is checked (so a damaged or truncated file is refused, as jsPDF refused it), and the zlib
  *   header of the stream.
- * - 8-bit non-interlaced PNGs with an alpha channel are inflated (fflate), unfiltered and split into the colour
- *   image and a soft mask, each deflated once at level 1 — the same pixels as jsPDF's output, without its second
+ * - 8-bit non-interlaced PNGs with an alpha channel are inflated (node:zlib), unfiltered and split into the colour
+ *   image and a soft mask, each deflated once at level 4 — the same pixels as jsPDF's output, without its second
  *   filter pass. An alpha channel that is 255 everywhere gives no soft mask.
  * - Anything else (interlaced, 16-bit with alpha, a transparent palette entry or colour key) returns null and goes
  *   through jsPDF's own path, which handles those cases.
  */
 import { crc32 } from 'node:zlib';
-// fflate, not node:zlib's deflate: a render worker stopped inside a native zlib stream aborts the process on Node 24.
-import { unzlibSync, zlibSync } from 'fflate';
+// fflate only for an image stream longer than its pixels (read as far as they go, as before); see splitAlpha.
+import { unzlibSync } from 'fflate';
+import { InflateOverflow, inflateSized, zlibDeflate } from '../../flate.js';
 import { unfilterRows } from '../../images/png-unfilter.js';
 
 /** The fields of jsPDF's processed image that its image writer (putImage) reads. */
@@ -128,13 +129,28 @@ function passThrough(c: Chunks): PdfImageObject {
   return image;
 }
 
+/**
+ * zlib's level for the colour and soft-mask planes. On the corpus's 84 planes (49 MB) node:zlib at level 1 took 52 ms
+ * but wrote 16 % more than fflate's level 1 did (448 ms); level 4, its first lazy-matching level, takes 132 ms and
+ * writes 6 % less (docs/benchmarks.md, session 16).
+ */
+const PLANE_LEVEL = 4;
+
 /** An 8-bit grey + alpha or RGBA PNG: colour and soft mask, each deflated once. */
 function splitAlpha(c: Chunks): PdfImageObject {
   const channels = c.colourType === 6 ? 4 : 2;
   let raw: Uint8Array;
+  const idat = concat(c.idat);
+  const size = c.height * (c.width * channels + 1);
   try {
-    // The size is known: inflating into a buffer of that size spares fflate growing its own (a third of its time).
-    raw = unzlibSync(concat(c.idat), { out: new Uint8Array(c.height * (c.width * channels + 1)) });
+    try {
+      raw = inflateSized(idat, size, 'zlib');
+    } catch (err) {
+      if (!(err instanceof InflateOverflow)) throw err;
+      // More data than the pixels need (a sloppy encoder): its first `size` bytes are the image, as decoders such
+      // as libpng read it. fflate inflating into a buffer of that size keeps them (rare: not worth its own path).
+      raw = unzlibSync(idat, { out: new Uint8Array(size) });
+    }
   } catch (err) {
     throw new PngError(`the image data does not inflate (${(err as Error).message})`);
   }
@@ -164,7 +180,7 @@ function splitAlpha(c: Chunks): PdfImageObject {
   }
   for (let i = 0; i < count && opaque; i++) opaque = alpha[i] === 255;
   const image: PdfImageObject = {
-    data: binary(zlibSync(colour, { level: 1 })),
+    data: binary(zlibDeflate(colour, PLANE_LEVEL)),
     width: c.width,
     height: c.height,
     colorSpace: colours === 1 ? 'DeviceGray' : 'DeviceRGB',
@@ -174,7 +190,7 @@ function splitAlpha(c: Chunks): PdfImageObject {
     predictor: 1,
   };
   if (!opaque) {
-    image.sMask = binary(zlibSync(alpha, { level: 1 }));
+    image.sMask = binary(zlibDeflate(alpha, PLANE_LEVEL));
     image.sMaskBitsPerComponent = 8;
   }
   return image;
