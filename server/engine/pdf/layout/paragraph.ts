@@ -202,9 +202,12 @@ function isBreakingSpace(cp: number): boolean {
   return cp === 0x20 || (cp >= 0x2000 && cp <= 0x200a && cp !== 0x2007) || cp === 0x3000 || cp === 0x205f;
 }
 
+/** The segments of no word (never pushed to: a word's array is made with its first segment, at its size). */
+const NO_SEGS: Seg[] = [];
+
 class UnitBuilder {
   readonly units: Unit[] = [];
-  private word: Seg[] = [];
+  private word: Seg[] = NO_SEGS;
   private seg: TextSeg | null = null;
   /** The end of the text added so far: the break opportunity at the next fragment's start depends on it. */
   private before = '';
@@ -257,9 +260,15 @@ class UnitBuilder {
     if (this.seg && this.seg.text.length > 0) {
       this.seg.width = textWidth(this.seg.face, this.seg.text, this.seg.fmt);
       this.fonts.use(this.seg.face, this.seg.text);
-      this.word.push(this.seg);
+      this.pushSeg(this.seg);
     }
     this.seg = null;
+  }
+
+  /** Adds a segment to the word being built (most words are one segment: an array of one, not an empty one grown). */
+  private pushSeg(seg: Seg): void {
+    if (this.word === NO_SEGS) this.word = [seg];
+    else this.word.push(seg);
   }
 
   endWord(): void {
@@ -268,14 +277,14 @@ class UnitBuilder {
       let width = 0;
       for (const s of this.word) width += s.width;
       this.units.push({ t: 'word', segs: this.word, width });
-      this.word = [];
+      this.word = NO_SEGS;
     }
   }
 
   chars(text: string, face: Face, fmt: Fmt): void {
     if (this.pendingSpace > 0) {
       this.closeSeg();
-      this.word.push({ kind: 'autospace', face, fmt, width: this.pendingSpace });
+      this.pushSeg({ kind: 'autospace', face, fmt, width: this.pendingSpace });
       this.pendingSpace = 0;
     }
     if (!this.seg || this.seg.face !== face || this.seg.fmt !== fmt) {
@@ -320,7 +329,7 @@ class UnitBuilder {
   /** An inline object inside the current word (fields). */
   inline(seg: Seg): void {
     this.closeSeg();
-    this.word.push(seg);
+    this.pushSeg(seg);
   }
 
   /** Adds text drawn with one face and format, finding break opportunities. */
@@ -962,17 +971,23 @@ function visualItems(items: Item[], base: 0 | 1): Item[] {
  */
 function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
   const out: Item[] = [];
+  // The texts of the item being merged into, joined once it is complete: a line's words and spaces become one flat
+  // string rather than a chain of concatenations that is flattened again when it is painted.
+  let parts: string[] | null = null;
   for (const it of items) {
     const prev = out[out.length - 1];
     if (prev && prev.kind === 'text' && it.kind === 'text' && prev.face === it.face && prev.fmt === it.fmt &&
       (!keepSpaces || prev.space === it.space) && Math.abs(prev.x + prev.width - it.x) < 0.001) {
-      prev.text += it.text;
+      (parts ??= [prev.text]).push(it.text);
       prev.width += it.width;
       prev.space = prev.space && it.space;
     } else {
+      if (parts) (prev as TextItem).text = parts.join('');
+      parts = null;
       out.push(it);
     }
   }
+  if (parts) (out[out.length - 1] as TextItem).text = parts.join('');
   return out;
 }
 
