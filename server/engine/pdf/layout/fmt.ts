@@ -49,6 +49,7 @@ export function resetStyleCaches(): void {
   merged = new WeakMap();
   byStyle = new WeakMap();
   smallCaps = new WeakMap();
+  byValues = new Map();
 }
 
 export function makeFmt(style: RunStyle): Fmt {
@@ -59,7 +60,11 @@ export function makeFmt(style: RunStyle): Fmt {
   let shared = interned.get(key);
   if (!shared) {
     shared = fmt;
-    if (interned.size > 10_000) interned.clear();
+    if (interned.size > 10_000) {
+      interned.clear();
+      // What it found must stay the interned format (text drawn alike merges only with the same object).
+      byValues.clear();
+    }
     interned.set(key, shared);
   }
   byStyle.set(style, shared);
@@ -67,6 +72,43 @@ export function makeFmt(style: RunStyle): Fmt {
 }
 
 let smallCaps = new WeakMap<Fmt, Fmt>();
+
+/** The fields of a run style that make its format (buildFmt reads these and nothing else). */
+const FORMAT_FIELDS = ['size', 'vertAlign', 'color', 'underline', 'strike', 'highlight', 'link', 'scale', 'charSpacing'] as const;
+
+/**
+ * Formats of text runs by the values of their format's fields, within one render (reset with the other caches). An
+ * imported document gives every run a style object of its own, so makeFmt's lookup by object missed for nearly every
+ * run and merged, built and interned its format again (a few per cent of a long document's render).
+ */
+let byValues = new Map<string, Fmt>();
+
+/** A field of `base` overridden by `over`, as merge(base, over) would hold it (without building the merged style). */
+export function runField<K extends keyof RunStyle>(base: RunStyle | undefined, over: RunStyle | undefined, key: K): RunStyle[K] | undefined {
+  const v = over && typeof over === 'object' ? over[key] : undefined;
+  return v !== undefined ? v : base?.[key];
+}
+
+/**
+ * makeFmt(merge(base, over)), the same interned object, found by the values of the fields it is made of. Values
+ * that JSON writes alike (null, undefined, NaN, infinities) build alike; a field holding an object (not from a model
+ * read as JSON) goes the long way.
+ */
+export function runFmt(base: RunStyle | undefined, over: RunStyle | undefined): Fmt {
+  const values: unknown[] = [];
+  for (const field of FORMAT_FIELDS) {
+    const v = runField(base, over, field);
+    if (v !== null && typeof v === 'object') return makeFmt(merge(base, over));
+    values.push(v);
+  }
+  const key = JSON.stringify(values);
+  let fmt = byValues.get(key);
+  if (!fmt) {
+    fmt = makeFmt(merge(base, over));
+    byValues.set(key, fmt);
+  }
+  return fmt;
+}
 
 /** The format of small-capital letters: 80 % of the drawn size (Word's synthetic small caps), same line metrics. */
 export function smallCapsFmt(fmt: Fmt): Fmt {

@@ -24,7 +24,7 @@ import { bidiLevels, hasRtl, mirrored, visualOrder } from '../text/bidi.js';
 import { prepareImage, type PreparedImage } from '../images.js';
 import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
-import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
+import { makeFmt, merge, num, runField, runFmt, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
 import type { Fmt, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
@@ -1185,15 +1185,18 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     if (!run || typeof run !== 'object') continue;
     if (run.type === 'text') {
       if (typeof run.text !== 'string' || run.text.length === 0) continue;
-      const rs = merge(ctx.defaults.run, run.style);
+      // The run's style fields read through the defaults, not a merged copy per run (runField, runFmt).
+      const base = ctx.defaults.run;
+      const over = run.style;
+      const caps = runField(base, over, 'caps') === true;
       // A footnote's mark gets a format of its own that names the note (never shared, so never joined).
-      const fmt = typeof run.footnote === 'number' ? { ...makeFmt(rs), note: run.footnote } : makeFmt(rs);
+      const fmt = typeof run.footnote === 'number' ? { ...runFmt(base, over), note: run.footnote } : runFmt(base, over);
       let text = cleanText(run.text);
-      if (rs.caps === true) text = upperCase(text, ctx.locale);
+      if (caps) text = upperCase(text, ctx.locale);
       if (hasArabic(text)) text = shapeArabic(text);
-      const family = familyFor(rs.font);
-      const variant = variantOf(rs.bold, rs.italic);
-      if (rs.smallCaps === true && rs.caps !== true && LOWER.test(text)) {
+      const family = familyFor(runField(base, over, 'font'));
+      const variant = variantOf(runField(base, over, 'bold'), runField(base, over, 'italic'));
+      if (runField(base, over, 'smallCaps') === true && !caps && LOWER.test(text)) {
         // Word's synthetic small capitals: stretches of lower-case letters drawn as capitals at 80 % size.
         const small = smallCapsFmt(fmt);
         for (const part of text.split(LOWER_RUNS)) {
