@@ -1173,11 +1173,11 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
 
   // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).
   const firstText = runs.find((r) => r && (r.type === 'text' || r.type === 'field'));
-  const markStyle = merge(ctx.defaults.run, firstText && 'style' in firstText ? firstText.style : undefined);
-  const markFamily = familyFor(markStyle.font);
-  const markFace = primaryFace(markFamily, variantOf(markStyle.bold, markStyle.italic));
+  const markOver = firstText && 'style' in firstText ? firstText.style : undefined;
+  const markFamily = familyFor(runField(ctx.defaults.run, markOver, 'font'));
+  const markFace = primaryFace(markFamily, variantOf(runField(ctx.defaults.run, markOver, 'bold'), runField(ctx.defaults.run, markOver, 'italic')));
   // Only its size and face matter (empty lines); decorations of the mark are never drawn.
-  const markFmt = makeFmt(markStyle);
+  const markFmt = runFmt(ctx.defaults.run, markOver);
 
   const builder = new UnitBuilder(ctx.fonts, { latin: style.autoSpaceLatin === true, digits: style.autoSpaceDigits === true });
   let hasFields = false;
@@ -1248,7 +1248,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     counted = ctx.relabel?.source === p ? ctx.relabel.text : ctx.lists.next(list);
     let text = cleanText(counted);
     // The label takes the paragraph mark's capitals, as Word draws it ("a." in an all-caps heading is "A.").
-    if (markStyle.caps === true) text = upperCase(text, ctx.locale);
+    if (runField(ctx.defaults.run, markOver, 'caps') === true) text = upperCase(text, ctx.locale);
     // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
     if (hasRtl(text)) {
       if (hasArabic(text)) text = shapeArabic(text);
@@ -1256,7 +1256,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       text = visualOrder(levels).map((i) => (levels[i] % 2 ? mirrored(text[i]) : text[i])).join('');
     }
     if (text) {
-      const labelStyle = { ...markStyle, underline: false, strike: false, link: undefined, highlight: undefined };
+      const labelStyle = { ...merge(ctx.defaults.run, markOver), underline: false, strike: false, link: undefined, highlight: undefined };
       const fmt = makeFmt(labelStyle);
       const family = familyFor(labelStyle.font);
       let x = geo.indentStart + geo.firstLine;
