@@ -294,13 +294,25 @@ class UnitBuilder {
     this.seg.text += text;
   }
 
+  /** The last space measured (face, format, character, width): most of a paragraph's spaces are alike. */
+  private spaceFace: Face | null = null;
+  private spaceFmt: Fmt | null = null;
+  private spaceCh = '';
+  private spaceWidth = 0;
+
   space(ch: string, face: Face, fmt: Fmt): void {
     this.pendingSpace = 0;
     this.lastClass = SpaceClass.None;
     this.endWord();
     const last = this.units[this.units.length - 1];
-    const w = textWidth(face, ch, fmt);
-    this.fonts.use(face, ch);
+    if (face !== this.spaceFace || fmt !== this.spaceFmt || ch !== this.spaceCh) {
+      this.spaceWidth = textWidth(face, ch, fmt);
+      this.fonts.use(face, ch);
+      this.spaceFace = face;
+      this.spaceFmt = fmt;
+      this.spaceCh = ch;
+    }
+    const w = this.spaceWidth;
     if (last && last.t === 'space' && last.seg.face === face && last.seg.fmt === fmt) {
       last.seg.text += ch;
       last.seg.width += w;
