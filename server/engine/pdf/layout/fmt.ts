@@ -50,6 +50,7 @@ export function resetStyleCaches(): void {
   byStyle = new WeakMap();
   smallCaps = new WeakMap();
   byValues = new Map();
+  recent.fill(undefined);
 }
 
 export function makeFmt(style: RunStyle): Fmt {
@@ -64,6 +65,7 @@ export function makeFmt(style: RunStyle): Fmt {
       interned.clear();
       // What it found must stay the interned format (text drawn alike merges only with the same object).
       byValues.clear();
+      recent.fill(undefined);
     }
     interned.set(key, shared);
   }
@@ -95,6 +97,24 @@ export function runField<K extends keyof RunStyle>(base: RunStyle | undefined, o
  * read as JSON) goes the long way.
  */
 export function runFmt(base: RunStyle | undefined, over: RunStyle | undefined): Fmt {
+  // The same style objects again (a template's runs repeated by its data, a header laid out on every page, a
+  // paragraph's mark and its first run): found by identity among the last few, without building the key.
+  for (let i = 0; i < RECENT * 3; i += 3) if (recent[i] === over && recent[i + 1] === base && over !== undefined) return recent[i + 2] as Fmt;
+  const fmt = fmtByValues(base, over);
+  recent[recentNext] = over;
+  recent[recentNext + 1] = base;
+  recent[recentNext + 2] = fmt;
+  recentNext = (recentNext + 3) % (RECENT * 3);
+  return fmt;
+}
+
+/** How many (over, base) → format pairs runFmt remembers by identity. */
+const RECENT = 16;
+/** Triples over, base, format; the oldest replaced first. */
+const recent: unknown[] = new Array(RECENT * 3).fill(undefined);
+let recentNext = 0;
+
+function fmtByValues(base: RunStyle | undefined, over: RunStyle | undefined): Fmt {
   const values: unknown[] = [];
   for (const field of FORMAT_FIELDS) {
     const v = runField(base, over, field);
