@@ -306,10 +306,14 @@ export class Painter {
  * with an array join was a tenth of a long document's paint time.
  */
 function winAnsiEscaped(doc: jsPDF, text: string): string {
+  // Most words need nothing: one scan says so (the replace would scan again and copy).
+  if (!ESCAPE_OR_ENCODE.test(text)) return text;
   return PRINTABLE_ASCII.test(text) ? text.replace(/[\\()]/g, '\\$&') : doc.pdfEscape(text, ESCAPE_FLAGS);
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** A character pdfEscape would escape or encode: outside printable ASCII, a backslash or a parenthesis. */
+const ESCAPE_OR_ENCODE = /[^\x20-\x7e]|[\\()]/;
 
 /** A number as jsPDF writes it with floatPrecision 3: three decimals, trailing zeros dropped ("12." for 12). */
 function pdfNumber(n: number): string {
