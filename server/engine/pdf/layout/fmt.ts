@@ -50,6 +50,7 @@ export function resetStyleCaches(): void {
   byStyle = new WeakMap();
   smallCaps = new WeakMap();
   byValues = new Map();
+  byObjects = new WeakMap();
   recent.fill(undefined);
 }
 
@@ -65,6 +66,7 @@ export function makeFmt(style: RunStyle): Fmt {
       interned.clear();
       // What it found must stay the interned format (text drawn alike merges only with the same object).
       byValues.clear();
+      byObjects = new WeakMap();
       recent.fill(undefined);
     }
     interned.set(key, shared);
@@ -100,13 +102,27 @@ export function runFmt(base: RunStyle | undefined, over: RunStyle | undefined): 
   // The same style objects again (a template's runs repeated by its data, a header laid out on every page, a
   // paragraph's mark and its first run): found by identity among the last few, without building the key.
   for (let i = 0; i < RECENT * 3; i += 3) if (recent[i] === over && recent[i + 1] === base && over !== undefined) return recent[i + 2] as Fmt;
-  const fmt = fmtByValues(base, over);
+  // Style objects shared by many runs (the Word import gives runs of equal style one object): by identity, as
+  // merge and makeFmt remember them; a style of its own per run is keyed by its values.
+  let byOver: WeakMap<object, Fmt> | undefined;
+  if (base && over && typeof over === 'object') {
+    byOver = byObjects.get(base);
+    if (!byOver) byObjects.set(base, (byOver = new WeakMap()));
+  }
+  let fmt = byOver?.get(over!);
+  if (!fmt) {
+    fmt = fmtByValues(base, over);
+    byOver?.set(over!, fmt);
+  }
   recent[recentNext] = over;
   recent[recentNext + 1] = base;
   recent[recentNext + 2] = fmt;
   recentNext = (recentNext + 3) % (RECENT * 3);
   return fmt;
 }
+
+/** Formats by defaults and style object (within one render). */
+let byObjects = new WeakMap<object, WeakMap<object, Fmt>>();
 
 /** How many (over, base) → format pairs runFmt remembers by identity. */
 const RECENT = 16;
