@@ -63,6 +63,10 @@ test('line breaks: between ideographs and kana, never before 、。） nor after
   assert.equal(cut('未被“信用中国”（www.creditchina.gov.cn)、中国'), '未|被|“信|用|中|国”|（www.creditchina.gov.cn)、|中|国');
   assert.equal(cut('He said “hello” to “世界”。'), 'He |said |“hello” |to |“世|界”。');
   assert.equal(cut('“信用', '未被'), '|“信|用');
+  // After a closing quote that ends the text before (the fragment holds no quote of its own).
+  assert.equal(cut('中国', '信用”'), '|中|国');
+  assert.equal(cut('中国', '”信用'), '|中|国');
+  assert.equal(cut('abc', '信用”'), 'abc');
   // Kinsoku beyond UAX #14: small kana, the prolonged sound mark and iteration marks do not start a line.
   assert.equal(cut('テッーク々'), 'テッー|ク々');
 });

@@ -306,14 +306,22 @@ export class Painter {
  * with an array join was a tenth of a long document's paint time.
  */
 function winAnsiEscaped(doc: jsPDF, text: string): string {
+  // Most words need nothing: one scan says so (the replace would scan again and copy).
+  if (!ESCAPE_OR_ENCODE.test(text)) return text;
   return PRINTABLE_ASCII.test(text) ? text.replace(/[\\()]/g, '\\$&') : doc.pdfEscape(text, ESCAPE_FLAGS);
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** A character pdfEscape would escape or encode: outside printable ASCII, a backslash or a parenthesis. */
+const ESCAPE_OR_ENCODE = /[^\x20-\x7e]|[\\()]/;
 
 /** A number as jsPDF writes it with floatPrecision 3: three decimals, trailing zeros dropped ("12." for 12). */
 function pdfNumber(n: number): string {
-  return n.toFixed(3).replace(/0+$/, '');
+  // Two per word painted: the zeros trimmed by a loop rather than a regular expression's replace.
+  const s = n.toFixed(3);
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x30) end--;
+  return end === s.length ? s : s.slice(0, end);
 }
 
 /** The fill colour operator jsPDF's setTextColor(r, g, b) produces: grey when the channels are equal. */

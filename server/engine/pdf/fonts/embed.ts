@@ -110,25 +110,41 @@ export class DocumentFonts {
   private sealed = false;
   private jsPdfFonts: JsPdfFonts | null = null;
 
+  /**
+   * Per face, a bit per UTF-16 code (8 KB): set once `use` has recorded it. Layout records every word and space it
+   * sets, so most calls see characters recorded before: one array read each instead of a Set insertion and a mirror
+   * lookup.
+   */
+  private readonly seen = new Map<Face, Uint8Array>();
+  /**
+   * Per face once embedded, a bit per UTF-16 code: set when the face draws the character as itself in this document
+   * (recorded, covered, no stand-in), what `drawable` tests for every character painted.
+   */
+  private readonly plain = new Map<Face, Uint8Array>();
+
   /** Records that `text` will be drawn with `face` (standard faces need nothing). */
   use(face: Face, text: string): void {
     if (face.standard || this.sealed) return;
+    let seen = this.seen.get(face);
     let set = this.chars.get(face);
-    if (!set) {
+    if (!seen || !set) {
+      seen = new Uint8Array(0x2000);
       set = new Set();
+      this.seen.set(face, seen);
       this.chars.set(face, set);
+      // A space is drawn inside runs; harmless when unused.
+      set.add(0x20);
     }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c > 0x20) {
+      if (c > 0x20 && (seen[c >> 3] & (1 << (c & 7))) === 0) {
+        seen[c >> 3] |= 1 << (c & 7);
         set.add(c);
         // Right-to-left lines draw brackets mirrored: keep the partner too.
         const partner = mirroredCode(c);
         if (partner !== c) set.add(partner);
       }
     }
-    // A space is drawn inside runs; harmless when unused.
-    set.add(0x20);
   }
 
   /** Subsets every face used and adds it to the document. Must run before anything is drawn with them. */
@@ -152,6 +168,11 @@ export class DocumentFonts {
       const { name, program } = subsets[i];
       jsPdfFonts.add(name, program);
       this.names.set(face, name);
+      if (face.drawsAllAs === null) {
+        const plain = new Uint8Array(0x2000);
+        for (const c of this.chars.get(face)!) if (c < 0x10000 && face.covers(c) && face.standIns?.has(c) !== true) plain[c >> 3] |= 1 << (c & 7);
+        this.plain.set(face, plain);
+      }
     });
   }
 
@@ -180,14 +201,14 @@ export class DocumentFonts {
    */
   drawable(face: Face, text: string): string {
     if (face.standard) return text;
-    const set = this.chars.get(face);
-    const standIns = face.standIns;
-    let ok = true;
+    const plain = this.plain.get(face);
+    let ok = plain !== undefined;
     for (let i = 0; i < text.length && ok; i++) {
       const c = text.charCodeAt(i);
-      if (!set?.has(c) || !face.covers(c) || standIns?.has(c) || face.drawsAllAs !== null) ok = false;
+      if ((plain![c >> 3] & (1 << (c & 7))) === 0) ok = false;
     }
     if (ok) return text;
+    const set = this.chars.get(face);
     let out = '';
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);

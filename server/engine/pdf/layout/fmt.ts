@@ -49,6 +49,9 @@ export function resetStyleCaches(): void {
   merged = new WeakMap();
   byStyle = new WeakMap();
   smallCaps = new WeakMap();
+  byValues = new Map();
+  byObjects = new WeakMap();
+  recent.fill(undefined);
 }
 
 export function makeFmt(style: RunStyle): Fmt {
@@ -59,7 +62,13 @@ export function makeFmt(style: RunStyle): Fmt {
   let shared = interned.get(key);
   if (!shared) {
     shared = fmt;
-    if (interned.size > 10_000) interned.clear();
+    if (interned.size > 10_000) {
+      interned.clear();
+      // What it found must stay the interned format (text drawn alike merges only with the same object).
+      byValues.clear();
+      byObjects = new WeakMap();
+      recent.fill(undefined);
+    }
     interned.set(key, shared);
   }
   byStyle.set(style, shared);
@@ -67,6 +76,75 @@ export function makeFmt(style: RunStyle): Fmt {
 }
 
 let smallCaps = new WeakMap<Fmt, Fmt>();
+
+/** The fields of a run style that make its format (buildFmt reads these and nothing else). */
+const FORMAT_FIELDS = ['size', 'vertAlign', 'color', 'underline', 'strike', 'highlight', 'link', 'scale', 'charSpacing'] as const;
+
+/**
+ * Formats of text runs by the values of their format's fields, within one render (reset with the other caches). An
+ * imported document gives every run a style object of its own, so makeFmt's lookup by object missed for nearly every
+ * run and merged, built and interned its format again (a few per cent of a long document's render).
+ */
+let byValues = new Map<string, Fmt>();
+
+/** A field of `base` overridden by `over`, as merge(base, over) would hold it (without building the merged style). */
+export function runField<K extends keyof RunStyle>(base: RunStyle | undefined, over: RunStyle | undefined, key: K): RunStyle[K] | undefined {
+  const v = over && typeof over === 'object' ? over[key] : undefined;
+  return v !== undefined ? v : base?.[key];
+}
+
+/**
+ * makeFmt(merge(base, over)), the same interned object, found by the values of the fields it is made of. Values
+ * that JSON writes alike (null, undefined, NaN, infinities) build alike; a field holding an object (not from a model
+ * read as JSON) goes the long way.
+ */
+export function runFmt(base: RunStyle | undefined, over: RunStyle | undefined): Fmt {
+  // The same style objects again (a template's runs repeated by its data, a header laid out on every page, a
+  // paragraph's mark and its first run): found by identity among the last few, without building the key.
+  for (let i = 0; i < RECENT * 3; i += 3) if (recent[i] === over && recent[i + 1] === base && over !== undefined) return recent[i + 2] as Fmt;
+  // Style objects shared by many runs (the Word import gives runs of equal style one object): by identity, as
+  // merge and makeFmt remember them; a style of its own per run is keyed by its values.
+  let byOver: WeakMap<object, Fmt> | undefined;
+  if (base && over && typeof over === 'object') {
+    byOver = byObjects.get(base);
+    if (!byOver) byObjects.set(base, (byOver = new WeakMap()));
+  }
+  let fmt = byOver?.get(over!);
+  if (!fmt) {
+    fmt = fmtByValues(base, over);
+    byOver?.set(over!, fmt);
+  }
+  recent[recentNext] = over;
+  recent[recentNext + 1] = base;
+  recent[recentNext + 2] = fmt;
+  recentNext = (recentNext + 3) % (RECENT * 3);
+  return fmt;
+}
+
+/** Formats by defaults and style object (within one render). */
+let byObjects = new WeakMap<object, WeakMap<object, Fmt>>();
+
+/** How many (over, base) → format pairs runFmt remembers by identity. */
+const RECENT = 16;
+/** Triples over, base, format; the oldest replaced first. */
+const recent: unknown[] = new Array(RECENT * 3).fill(undefined);
+let recentNext = 0;
+
+function fmtByValues(base: RunStyle | undefined, over: RunStyle | undefined): Fmt {
+  const values: unknown[] = [];
+  for (const field of FORMAT_FIELDS) {
+    const v = runField(base, over, field);
+    if (v !== null && typeof v === 'object') return makeFmt(merge(base, over));
+    values.push(v);
+  }
+  const key = JSON.stringify(values);
+  let fmt = byValues.get(key);
+  if (!fmt) {
+    fmt = makeFmt(merge(base, over));
+    byValues.set(key, fmt);
+  }
+  return fmt;
+}
 
 /** The format of small-capital letters: 80 % of the drawn size (Word's synthetic small caps), same line metrics. */
 export function smallCapsFmt(fmt: Fmt): Fmt {

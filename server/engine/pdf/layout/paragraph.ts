@@ -24,7 +24,7 @@ import { bidiLevels, hasRtl, mirrored, visualOrder } from '../text/bidi.js';
 import { prepareImage, type PreparedImage } from '../images.js';
 import { ensureProcessed } from '../draw/image.js';
 import { parseColor } from './color.js';
-import { makeFmt, merge, num, smallCapsFmt, textWidth } from './fmt.js';
+import { makeFmt, merge, num, runField, runFmt, smallCapsFmt, textWidth } from './fmt.js';
 import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
 import type { Fmt, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
@@ -202,9 +202,12 @@ function isBreakingSpace(cp: number): boolean {
   return cp === 0x20 || (cp >= 0x2000 && cp <= 0x200a && cp !== 0x2007) || cp === 0x3000 || cp === 0x205f;
 }
 
+/** The segments of no word (never pushed to: a word's array is made with its first segment, at its size). */
+const NO_SEGS: Seg[] = [];
+
 class UnitBuilder {
   readonly units: Unit[] = [];
-  private word: Seg[] = [];
+  private word: Seg[] = NO_SEGS;
   private seg: TextSeg | null = null;
   /** The end of the text added so far: the break opportunity at the next fragment's start depends on it. */
   private before = '';
@@ -257,9 +260,15 @@ class UnitBuilder {
     if (this.seg && this.seg.text.length > 0) {
       this.seg.width = textWidth(this.seg.face, this.seg.text, this.seg.fmt);
       this.fonts.use(this.seg.face, this.seg.text);
-      this.word.push(this.seg);
+      this.pushSeg(this.seg);
     }
     this.seg = null;
+  }
+
+  /** Adds a segment to the word being built (most words are one segment: an array of one, not an empty one grown). */
+  private pushSeg(seg: Seg): void {
+    if (this.word === NO_SEGS) this.word = [seg];
+    else this.word.push(seg);
   }
 
   endWord(): void {
@@ -268,14 +277,14 @@ class UnitBuilder {
       let width = 0;
       for (const s of this.word) width += s.width;
       this.units.push({ t: 'word', segs: this.word, width });
-      this.word = [];
+      this.word = NO_SEGS;
     }
   }
 
   chars(text: string, face: Face, fmt: Fmt): void {
     if (this.pendingSpace > 0) {
       this.closeSeg();
-      this.word.push({ kind: 'autospace', face, fmt, width: this.pendingSpace });
+      this.pushSeg({ kind: 'autospace', face, fmt, width: this.pendingSpace });
       this.pendingSpace = 0;
     }
     if (!this.seg || this.seg.face !== face || this.seg.fmt !== fmt) {
@@ -285,13 +294,25 @@ class UnitBuilder {
     this.seg.text += text;
   }
 
+  /** The last space measured (face, format, character, width): most of a paragraph's spaces are alike. */
+  private spaceFace: Face | null = null;
+  private spaceFmt: Fmt | null = null;
+  private spaceCh = '';
+  private spaceWidth = 0;
+
   space(ch: string, face: Face, fmt: Fmt): void {
     this.pendingSpace = 0;
     this.lastClass = SpaceClass.None;
     this.endWord();
     const last = this.units[this.units.length - 1];
-    const w = textWidth(face, ch, fmt);
-    this.fonts.use(face, ch);
+    if (face !== this.spaceFace || fmt !== this.spaceFmt || ch !== this.spaceCh) {
+      this.spaceWidth = textWidth(face, ch, fmt);
+      this.fonts.use(face, ch);
+      this.spaceFace = face;
+      this.spaceFmt = fmt;
+      this.spaceCh = ch;
+    }
+    const w = this.spaceWidth;
     if (last && last.t === 'space' && last.seg.face === face && last.seg.fmt === fmt) {
       last.seg.text += ch;
       last.seg.width += w;
@@ -320,7 +341,7 @@ class UnitBuilder {
   /** An inline object inside the current word (fields). */
   inline(seg: Seg): void {
     this.closeSeg();
-    this.word.push(seg);
+    this.pushSeg(seg);
   }
 
   /** Adds text drawn with one face and format, finding break opportunities. */
@@ -962,17 +983,23 @@ function visualItems(items: Item[], base: 0 | 1): Item[] {
  */
 function mergeItems(items: Item[], keepSpaces: boolean): Item[] {
   const out: Item[] = [];
+  // The texts of the item being merged into, joined once it is complete: a line's words and spaces become one flat
+  // string rather than a chain of concatenations that is flattened again when it is painted.
+  let parts: string[] | null = null;
   for (const it of items) {
     const prev = out[out.length - 1];
     if (prev && prev.kind === 'text' && it.kind === 'text' && prev.face === it.face && prev.fmt === it.fmt &&
       (!keepSpaces || prev.space === it.space) && Math.abs(prev.x + prev.width - it.x) < 0.001) {
-      prev.text += it.text;
+      (parts ??= [prev.text]).push(it.text);
       prev.width += it.width;
       prev.space = prev.space && it.space;
     } else {
+      if (parts) (prev as TextItem).text = parts.join('');
+      parts = null;
       out.push(it);
     }
   }
+  if (parts) (out[out.length - 1] as TextItem).text = parts.join('');
   return out;
 }
 
@@ -1158,11 +1185,11 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
 
   // The paragraph mark's style: that of the first text run (sizes empty lines and list labels).
   const firstText = runs.find((r) => r && (r.type === 'text' || r.type === 'field'));
-  const markStyle = merge(ctx.defaults.run, firstText && 'style' in firstText ? firstText.style : undefined);
-  const markFamily = familyFor(markStyle.font);
-  const markFace = primaryFace(markFamily, variantOf(markStyle.bold, markStyle.italic));
+  const markOver = firstText && 'style' in firstText ? firstText.style : undefined;
+  const markFamily = familyFor(runField(ctx.defaults.run, markOver, 'font'));
+  const markFace = primaryFace(markFamily, variantOf(runField(ctx.defaults.run, markOver, 'bold'), runField(ctx.defaults.run, markOver, 'italic')));
   // Only its size and face matter (empty lines); decorations of the mark are never drawn.
-  const markFmt = makeFmt(markStyle);
+  const markFmt = runFmt(ctx.defaults.run, markOver);
 
   const builder = new UnitBuilder(ctx.fonts, { latin: style.autoSpaceLatin === true, digits: style.autoSpaceDigits === true });
   let hasFields = false;
@@ -1170,15 +1197,18 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     if (!run || typeof run !== 'object') continue;
     if (run.type === 'text') {
       if (typeof run.text !== 'string' || run.text.length === 0) continue;
-      const rs = merge(ctx.defaults.run, run.style);
+      // The run's style fields read through the defaults, not a merged copy per run (runField, runFmt).
+      const base = ctx.defaults.run;
+      const over = run.style;
+      const caps = runField(base, over, 'caps') === true;
       // A footnote's mark gets a format of its own that names the note (never shared, so never joined).
-      const fmt = typeof run.footnote === 'number' ? { ...makeFmt(rs), note: run.footnote } : makeFmt(rs);
+      const fmt = typeof run.footnote === 'number' ? { ...runFmt(base, over), note: run.footnote } : runFmt(base, over);
       let text = cleanText(run.text);
-      if (rs.caps === true) text = upperCase(text, ctx.locale);
+      if (caps) text = upperCase(text, ctx.locale);
       if (hasArabic(text)) text = shapeArabic(text);
-      const family = familyFor(rs.font);
-      const variant = variantOf(rs.bold, rs.italic);
-      if (rs.smallCaps === true && rs.caps !== true && LOWER.test(text)) {
+      const family = familyFor(runField(base, over, 'font'));
+      const variant = variantOf(runField(base, over, 'bold'), runField(base, over, 'italic'));
+      if (runField(base, over, 'smallCaps') === true && !caps && LOWER.test(text)) {
         // Word's synthetic small capitals: stretches of lower-case letters drawn as capitals at 80 % size.
         const small = smallCapsFmt(fmt);
         for (const part of text.split(LOWER_RUNS)) {
@@ -1230,7 +1260,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
     counted = ctx.relabel?.source === p ? ctx.relabel.text : ctx.lists.next(list);
     let text = cleanText(counted);
     // The label takes the paragraph mark's capitals, as Word draws it ("a." in an all-caps heading is "A.").
-    if (markStyle.caps === true) text = upperCase(text, ctx.locale);
+    if (runField(ctx.defaults.run, markOver, 'caps') === true) text = upperCase(text, ctx.locale);
     // Hebrew and Arabic numbers (hebrew1, arabicAbjad…) are drawn in visual order, like the paragraph's own text.
     if (hasRtl(text)) {
       if (hasArabic(text)) text = shapeArabic(text);
@@ -1238,7 +1268,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       text = visualOrder(levels).map((i) => (levels[i] % 2 ? mirrored(text[i]) : text[i])).join('');
     }
     if (text) {
-      const labelStyle = { ...markStyle, underline: false, strike: false, link: undefined, highlight: undefined };
+      const labelStyle = { ...merge(ctx.defaults.run, markOver), underline: false, strike: false, link: undefined, highlight: undefined };
       const fmt = makeFmt(labelStyle);
       const family = familyFor(labelStyle.font);
       let x = geo.indentStart + geo.firstLine;

@@ -69,6 +69,7 @@ export function breakOpportunities(text: string, before = ''): number[] {
 
 const OPENING_QUOTES = new Set([0x2018, 0x201c]);
 const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
+const CURLY_QUOTE = /[\u2018\u2019\u201c\u201d]/;
 
 /**
  * Curly quotation marks between East Asian characters ("未被“信用中国”（www…": Chinese text quotes with them):
@@ -78,6 +79,9 @@ const CLOSING_QUOTES = new Set([0x2019, 0x201d]);
  * ascending.
  */
 function quotesAmidIdeographs(text: string, ctx: string, found: number[]): number[] {
+  // A break is added only beside a curly quotation mark of the text or at its start after one ending ctx: most
+  // text has none, and the test below looks at every character.
+  if (!CURLY_QUOTE.test(text) && !CLOSING_QUOTES.has(ctx.charCodeAt(ctx.length - 1))) return found;
   let extra: number[] | null = null;
   for (let i = ctx.length > 0 ? 0 : 1; i < text.length; i++) {
     const last = codeAt(text, ctx, i - 1);
