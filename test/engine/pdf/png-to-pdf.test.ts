@@ -155,3 +155,22 @@ test('a PNG with alpha whose image data runs past its pixels: the pixels are rea
   assert.deepEqual([...colour.subarray(-3)], [29 * 8, 19 * 12, 100]);
   assert.deepEqual([alpha[0], alpha[width - 1], alpha.length], [255, 90, width * height]);
 });
+
+test('a PNG with alpha whose image data ends in a wrong Adler-32: its pixels are drawn, as before node:zlib (fflate checks no Adler-32)', async () => {
+  const { pngFile } = await import('../../../scripts/lib/png.js');
+  const width = 24;
+  const height = 10;
+  const raw = Buffer.alloc(height * (width * 4 + 1));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) raw.set([x * 10, y * 20, 60, x < 12 ? 255 : 40], y * (width * 4 + 1) + 1 + x * 4);
+  }
+  const idat = zlib.deflateSync(raw);
+  // The stream's last four bytes are its Adler-32 (RFC 1950): wrong, while every PNG chunk's CRC is right.
+  idat[idat.length - 1] ^= 0x5a;
+  const object = pngToPdfImage(pngFile(width, height, 4, idat));
+  assert.ok(object?.sMask, 'colour and soft mask');
+  const colour = zlib.inflateSync(Buffer.from(object.data, 'latin1'));
+  const alpha = zlib.inflateSync(Buffer.from(object.sMask, 'latin1'));
+  assert.deepEqual([...colour.subarray(-3)], [23 * 10, 9 * 20, 60]);
+  assert.deepEqual([alpha[0], alpha[width - 1], alpha.length], [255, 40, width * height]);
+});

@@ -15,7 +15,7 @@
  *   through jsPDF's own path, which handles those cases.
  */
 import { crc32 } from 'node:zlib';
-// fflate only for an image stream longer than its pixels (read as far as they go, as before); see splitAlpha.
+// fflate only for an image stream node:zlib refuses (longer than its pixels, a wrong Adler-32); see splitAlpha.
 import { unzlibSync } from 'fflate';
 import { InflateOverflow, inflateSized, zlibDeflate } from '../../flate.js';
 import { unfilterRows } from '../../images/png-unfilter.js';
@@ -146,9 +146,11 @@ function splitAlpha(c: Chunks): PdfImageObject {
     try {
       raw = inflateSized(idat, size, 'zlib');
     } catch (err) {
-      if (!(err instanceof InflateOverflow)) throw err;
-      // More data than the pixels need (a sloppy encoder): its first `size` bytes are the image, as decoders such
-      // as libpng read it. fflate inflating into a buffer of that size keeps them (rare: not worth its own path).
+      if (!(err instanceof InflateOverflow) && (err as NodeJS.ErrnoException).code !== 'Z_DATA_ERROR') throw err;
+      // Read as before node:zlib, by fflate into a buffer of the pixels' size: more data than the pixels need (a
+      // sloppy encoder; its first `size` bytes are the image, as decoders such as libpng read it), or a stream whose
+      // Adler-32 is wrong after good data (node:zlib refuses it, fflate checks none). Damaged data fails there too.
+      // Rare: not worth its own path.
       raw = unzlibSync(idat, { out: new Uint8Array(size) });
     }
   } catch (err) {
