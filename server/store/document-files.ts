@@ -137,7 +137,12 @@ export class DocumentFiles {
         const fd = await opened;
         if (fd === undefined) return;
         closeQuietly(fd);
-        fs.rmSync(tmp, { force: true });
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          // Never rejects (a render's finally awaits it, after its outcome was recorded): a temp file that cannot be
+          // removed now (Windows: a scanner holding it) is removed by the next start's cleanup of tmp/ (docs/store.md).
+        }
       },
     };
   }

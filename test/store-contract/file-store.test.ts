@@ -170,6 +170,28 @@ describe('data folder: a prepared file', () => {
     assert.deepEqual(fs.readdirSync(layout.tmp), [], 'nothing made after the discard either');
   });
 
+  it('a discard whose removal fails still resolves (it never rejects) and closes its descriptor; the temp file is left to the next start', async () => {
+    const { files, layout } = fresh();
+    const prepared = files.prepare(11, 'pdf');
+    await settle();
+    const [temp] = fs.readdirSync(layout.tmp);
+    const tempPath = path.join(layout.tmp, temp);
+    const patched = fs as { -readonly [K in keyof typeof fs]: (typeof fs)[K] };
+    const rmSync = fs.rmSync;
+    // What Windows answers while a virus scanner holds a new file open.
+    patched.rmSync = ((target: fs.PathLike, options?: fs.RmOptions) => {
+      if (String(target) === tempPath) throw Object.assign(new Error(`EBUSY: resource busy or locked, unlink '${tempPath}'`), { code: 'EBUSY' });
+      return rmSync(target, options);
+    }) as typeof fs.rmSync;
+    try {
+      await assert.doesNotReject(prepared.discard());
+    } finally {
+      patched.rmSync = rmSync;
+    }
+    const open = fs.readdirSync('/proc/self/fd').map((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`); } catch { return ''; } });
+    assert.ok(!open.includes(tempPath), 'the temp file\'s descriptor is closed');
+  });
+
   it('a temp file that cannot be opened fails place() with that error, and nothing is left', async () => {
     const { files, layout } = fresh();
     // A file where tmp/ should be: the open fails with ENOTDIR, which is no reason to make tmp/ again.
