@@ -32,12 +32,12 @@ export function sideSpace(line: BorderLine | undefined): number {
   return line ? space(line, SIDE_SPACE) : 0;
 }
 
-/** Grows the first line by the top border's room and the last by the bottom border's (a new Line each). */
 /** What a top or bottom border adds to its line: its space and its thickness (nothing without a border). */
 function room(b: BorderLine | undefined): number {
   return borderThickness(b) > 0 ? space(b!, 0) + borderThickness(b) : 0;
 }
 
+/** Grows the first line by the top border's room and the last by the bottom border's (a new Line each). */
 export function padForBorders(lines: Line[], borders: Borders | null): void {
   const top = room(borders?.top);
   const bottom = room(borders?.bottom);
