@@ -31,6 +31,7 @@ import { bordersOnPage, pageBorderBoxes } from './flow/page-borders.js';
 import { layoutParagraph } from './layout/paragraph.js';
 import { Emitter } from './flow/emit.js';
 import { PageSequence } from './flow/pages.js';
+import { FieldLayouts } from './flow/header-fields.js';
 import type { LaidPage } from './flow/boxes.js';
 import { RenderBudget, type RenderLimits } from './budget.js';
 import { baseGeometry, variantFor, withHeaderFooter, type LaidHeaderFooter, type PageGeometry } from './flow/section.js';
@@ -277,10 +278,12 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
   let geo = laid[0]?.geo;
   placeFloatsInStacks(emitter, () => geo, false);
   const labels = pageLabels(laid.map((l) => l.section), sectionStarts, pages);
+  // A header or footer with page fields is laid out again only for a page whose fields measure differently.
+  const fieldLayouts = new FieldLayouts();
   for (let page = 1; page <= pages; page++) {
     while (s + 1 < sectionStarts.length && sectionStarts[s + 1] <= page) s++;
     const { section, parts, ctx } = laid[s];
-    // Every page: a header or footer with page fields is laid out again for each one, which can take long.
+    // Every page: a header or footer with page fields may be laid out again for it, which can take long.
     ctx.budget?.now();
     if (parts.size === 0) continue;
     const index = page - sectionStarts[s];
@@ -291,13 +294,7 @@ function drawHeadersAndFooters(painter: Painter, laid: LaidSection[], sectionSta
       const source = variantFor(section, index, labels[page - 1]?.number ?? page, asObject(set));
       const pre = Array.isArray(source) ? parts.get(source) : undefined;
       if (!pre) continue;
-      let part = pre;
-      if (pre.hasFields) {
-        const width = geo.right - geo.left;
-        const fieldText = (f: 'page' | 'pages'): string => (f === 'page' ? pageText : String(pages));
-        const again = layoutStack(pre.source, width, { ...ctx, lists: new ListCounters(), fieldText, maxImage: { width, height: (geo.bottom - geo.top) / 2 } });
-        part = { ...pre, blocks: again.blocks, height: again.height };
-      }
+      const part = pre.hasFields ? fieldLayouts.layout(pre, ctx, geo.right - geo.left, (geo.bottom - geo.top) / 2, pageText, String(pages)) : pre;
       const y = isHeader ? geo.headerDistance : geo.height - geo.footerDistance - part.height;
       emitter.stack(part.blocks, geo.left, y, fields);
     }

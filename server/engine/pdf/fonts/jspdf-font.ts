@@ -112,6 +112,11 @@ export class JsPdfFonts {
   private readonly metadata = new Map<string, DocFontMetadata>();
   /** Glyphs whose width is already in metadata.Unicode.widths, by font name (rebuilt when jsPDF added some). */
   private readonly widthsRecorded = new Map<string, Set<number>>();
+  /**
+   * Per font name, what glyphString did for each character already drawn (its glyph bytes; '' for one the font
+   * lacks), so that it does that work once per distinct character, not for every character drawn.
+   */
+  private readonly known = new Map<string, KnownCharacters>();
 
   constructor(private readonly doc: jsPDF) {
     const events = (doc.internal as unknown as { events: PubSub }).events;
@@ -146,8 +151,10 @@ export class JsPdfFonts {
    * pdfEscape16 in jsPDF 4.2), the same two-byte codes written as the body of a literal string (glyphBytes)
    * instead of hex: a character the font's cmap lacks is dropped unless it is below U+0100, and the
    * string ends at the first character that maps to glyph 0. Like that path, it records each glyph's width
-   * (/W) and its character (ToUnicode) — but once per glyph (a set, where jsPDF searches its widths array for
-   * every character) and without jsPDF's list of every glyph drawn, which only its own font writer reads.
+   * (/W) and its character (ToUnicode) — but once per distinct character (the bytes kept per character; a
+   * glyph's ToUnicode entry is the last character drawn with it, as jsPDF leaves it), where jsPDF searches its
+   * widths array for every character, and without jsPDF's list of every glyph drawn, which only its own font
+   * writer reads.
    * Null for a font docloom did not add (the standard fonts).
    */
   glyphString(name: string, text: string): string | null {
@@ -161,21 +168,43 @@ export class JsPdfFonts {
       for (const w of widths) if (typeof w === 'number') recorded.add(w);
       this.widthsRecorded.set(name, recorded);
     }
+    let known = this.known.get(name);
+    // jsPDF's own text() also writes ToUnicode entries (and lists every glyph it draws): what was known may not hold.
+    if (!known || known.drawnByJsPdf !== meta.glyIdsUsed.length) {
+      known = { drawnByJsPdf: meta.glyIdsUsed.length, pages: [] };
+      this.known.set(name, known);
+    }
+    const pages = known.pages;
     const codeMap = meta.cmap.unicode.codeMap;
     const toUnicode = meta.toUnicode;
     let out = '';
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      // characterToGlyph, read from the same cmap directly (this runs for every character drawn).
+      // A character met before in this font: its bytes, its width and ToUnicode entry already recorded.
+      const done = pages[code >> 8]?.[code & 0xff];
+      if (done !== undefined) {
+        out += done;
+        continue;
+      }
+      // characterToGlyph, read from the same cmap directly.
       const glyph = codeMap[code] || 0;
-      if (glyph === 0 && code >= 0x100) continue;
+      if (glyph === 0 && code >= 0x100) {
+        remember(pages, code, '');
+        continue;
+      }
+      // The glyph's ToUnicode entry names the last character drawn with it: a character that shares its glyph with
+      // this one must record its own again when next drawn.
+      const before = toUnicode[glyph];
+      if (before !== undefined && before !== code) remember(pages, before, undefined);
       toUnicode[glyph] = code;
       if (!recorded.has(glyph)) {
         recorded.add(glyph);
         widths.push(glyph, [Math.trunc(meta.widthOfGlyph(glyph))]);
       }
       if (glyph === 0) break;
-      out += GLYPH_BYTES[glyph] ?? (GLYPH_BYTES[glyph] = glyphBytes(glyph));
+      const bytes = GLYPH_BYTES[glyph] ?? (GLYPH_BYTES[glyph] = glyphBytes(glyph));
+      remember(pages, code, bytes);
+      out += bytes;
     }
     return out;
   }
@@ -241,6 +270,18 @@ export class JsPdfFonts {
     out('endobj');
     font.isAlreadyPutted = true;
   }
+}
+
+/** Characters whose glyph string is known, by the length of jsPDF's glyph list when it was last checked. */
+interface KnownCharacters {
+  drawnByJsPdf: number;
+  /** By UTF-16 code: 256 blocks of 256, made as needed (a document uses a few). */
+  pages: Array<Array<string | undefined> | undefined>;
+}
+
+function remember(pages: KnownCharacters['pages'], code: number, bytes: string | undefined): void {
+  const page = pages[code >> 8] ?? (pages[code >> 8] = new Array<string | undefined>(256));
+  page[code & 0xff] = bytes;
 }
 
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');

@@ -36,6 +36,12 @@ export interface LayoutContext {
   lists: ListCounters;
   /** Text of a page field when it is known (headers and footers, laid out per page); else a placeholder. */
   fieldText?: (field: 'page' | 'pages') => string;
+  /**
+   * Told of each page field measured with fieldText: its face and size. A layout depends on the page only through
+   * these widths, so a header laid out for one page is the same for every page whose fields measure the same
+   * (render.ts, FieldLayouts).
+   */
+  fieldMeasured?: (field: 'page' | 'pages', face: Face, size: number) => void;
   /** Largest image box (the page's content area): bigger images are scaled down to fit. */
   maxImage: { width: number; height: number };
   /** What decimal tab stops align on: the model locale's decimal separator ('.' when not given). */
@@ -1233,6 +1239,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       const face = digitFace(familyFor(rs.font), variantOf(rs.bold, rs.italic));
       ctx.fonts.use(face, DIGITS);
       const text = ctx.fieldText?.(run.field) ?? FIELD_PLACEHOLDER;
+      ctx.fieldMeasured?.(run.field, face, fmt.drawSize);
       builder.inline({ kind: 'field', field: run.field, face, fmt, width: face.width(text, fmt.drawSize) });
     } else if (run.type === 'image') {
       const seg = imageSeg(run, null, ctx);
