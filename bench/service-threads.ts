@@ -10,8 +10,13 @@
  * each printed with the clock ticks after the main thread it started at (V8's start with the process, libuv's pool
  * at its first use, the render workers last).
  *
- *   npm run build:server && node --import tsx bench/service-threads.ts [seconds=6] [warm=15] [workers=<n>] [root=<checkout>] [node=--flag,--flag]
+ * `syscalls=1` also counts, with `perf stat` (Linux perf; software events, so it works without hardware counters),
+ * each thread's system calls and context switches per document over the same window: counts that a busy machine
+ * does not inflate as it does CPU times (docs/benchmarks.md, session 16, branch svc19).
+ *
+ *   npm run build:server && node --import tsx bench/service-threads.ts [seconds=6] [warm=15] [workers=<n>] [root=<checkout>] [node=--flag,--flag] [syscalls=1]
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -98,13 +103,43 @@ function threads(): Map<string, Thread> {
   return out;
 }
 
+/** Starts `perf stat` on every thread of the service; stop() ends it and gives each thread's counts. */
+function countSyscalls(): { stop(): Promise<Map<string, { syscalls: number; switches: number }>> } {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-perf-')), 'stat.txt');
+  const perf = spawn('perf', ['stat', '--per-thread', '-x', ',', '-e', 'raw_syscalls:sys_enter,context-switches', '-p', String(svc.pid), '-o', out], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => perf.once('exit', resolve));
+  return {
+    async stop() {
+      perf.kill('SIGINT');
+      await exited;
+      const counts = new Map<string, { syscalls: number; switches: number }>();
+      // CSV lines: `<comm>-<tid>,<count>,<unit>,<event>,...`
+      for (const line of fs.readFileSync(out, 'utf8').split('\n')) {
+        const [who, count, , event] = line.split(',');
+        const tid = /-(\d+)$/.exec(who ?? '')?.[1];
+        if (!tid || !event || !/^\d+$/.test(count ?? '')) continue;
+        const c = counts.get(tid) ?? { syscalls: 0, switches: 0 };
+        if (event.startsWith('raw_syscalls')) c.syscalls = Number(count);
+        else c.switches = Number(count);
+        counts.set(tid, c);
+      }
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+      return counts;
+    },
+  };
+}
+
 try {
   await clients(WARM * 1000);
+  const counting = args.syscalls === '1' ? countSyscalls() : undefined;
+  // perf attaches to the threads in a few milliseconds; the window starts after.
+  if (counting) await new Promise((r) => setTimeout(r, 300));
   const before = threads();
   const t0 = performance.now();
   const docs = await clients(SECONDS * 1000);
   const wall = performance.now() - t0;
   const after = threads();
+  const counts = await counting?.stop();
   const mainStart = after.get(String(svc.pid))!.start;
   const used = [...after.values()].map((t) => ({ ...t, cpu: t.cpu - (before.get(t.tid)?.cpu ?? 0) })).sort((a, b) => b.cpu - a.cpu);
   const main = used.find((t) => t.tid === String(svc.pid))!;
@@ -117,7 +152,9 @@ try {
   console.log(`CPU per document: all threads ${per(sum(used))}; main thread ${per(main.cpu)}; render workers ${per(sum(renderers))}; the rest ${per(sum(rest))}`);
   for (const t of used.filter((u) => u.cpu / docs >= 0.005)) {
     const role = t === main ? 'main thread' : renderers.includes(t) ? 'render worker' : 'other';
-    console.log(`  thread ${t.tid.padEnd(8)} started +${String(t.start - mainStart).padStart(4)} ticks  ${per(t.cpu).padStart(9)}  ${role}`);
+    const c = counts?.get(t.tid);
+    const calls = c ? `  ${(c.syscalls / docs).toFixed(2).padStart(6)} syscalls, ${(c.switches / docs).toFixed(2).padStart(6)} context switches per document` : '';
+    console.log(`  thread ${t.tid.padEnd(8)} started +${String(t.start - mainStart).padStart(4)} ticks  ${per(t.cpu).padStart(9)}  ${role}${calls}`);
   }
 } finally {
   await svc.stop();
