@@ -141,8 +141,9 @@ function share(n: number, of: number): string {
   return `${n} of ${of} (${of ? ((100 * n) / of).toFixed(1) : '—'} %)`;
 }
 
+// Two decimals under 10×, one above: the targets are 5× and 10×, and 4.95 must not read as "5.0×".
 function times(x: number | undefined): string {
-  return x === undefined || Number.isNaN(x) ? '—' : `${x < 10 ? x.toFixed(1) : x.toFixed(0)}×`;
+  return x === undefined || Number.isNaN(x) ? '—' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
 }
 
 function ms(x: number | undefined): string {
