@@ -18,9 +18,10 @@ export class InflateOverflow extends Error {}
  * Inflates a zlib stream (`format` 'zlib') or raw DEFLATE data ('raw', as in a zip entry) expected to give `size`
  * bytes. Decoding stops as soon as the output passes `size` (InflateOverflow): data that lies about its size costs
  * at most one more output chunk than honest data — node:zlib sets up a second chunk of `size` bytes when the first
- * fills, before it sees the limit, so either costs up to twice `size` while it inflates, never more. Damaged data throws node's zlib error (Z_DATA_ERROR, Z_BUF_ERROR for a
- * truncated stream). May return fewer bytes than `size`: callers check. The result owns its memory (never a view
- * of Node's shared Buffer pool), so it may be handed on as an ArrayBuffer.
+ * fills, before it sees the limit, so either costs up to twice `size` while it inflates, never more. Damaged data
+ * throws node's zlib error (Z_DATA_ERROR, Z_BUF_ERROR for a truncated stream). May return fewer bytes than `size`:
+ * callers check. The result owns its memory (never a view of Node's shared Buffer pool), so it may be handed on as
+ * an ArrayBuffer.
  */
 export function inflateSized(bytes: Uint8Array, size: number, format: 'zlib' | 'raw'): Uint8Array {
   // One output chunk of the expected size: node:zlib then returns it without joining pieces.
