@@ -14,6 +14,17 @@ import type { BatchRepo } from '../repositories.js';
 import type { FileStore } from '../files/file-store.js';
 import { inTransaction } from './pool.js';
 
+/** Runs `attempt` (one whole transaction) again when PostgreSQL aborted it as a deadlock victim, a few times. */
+async function retryOnDeadlock<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || tries >= 5) throw err;
+    }
+  }
+}
+
 type Row = { record: BatchRecord };
 
 /** The rows file's key in the file storage (the same path the data folder keeps it at). */
@@ -121,7 +132,9 @@ export function pgBatches(pool: pg.Pool, files: FileStore, cacheDir: string): Ba
       return rows[0]?.record;
     },
     cancel(id, at) {
-      return inTransaction(pool, async (client) => {
+      // Deadlock-retried: the holder's own statements on the batch's documents can take their locks in the other
+      // order, and PostgreSQL then aborts one side (40P01); the cancel, rolled back whole, is simply run again.
+      return retryOnDeadlock(() => inTransaction(pool, async (client) => {
         // The batch's row lock orders this against the completion (finish, a conditional UPDATE of the same row) and
         // against every row the holder queues (enqueueBatchRow locks it FOR SHARE): once it is held, no row is queued
         // and the batch cannot end until this commits.
@@ -142,7 +155,7 @@ export function pgBatches(pool: pg.Pool, files: FileStore, cacheDir: string): Ba
           JSON.stringify({ status: 'cancelled', updated_at: at }),
         ]);
         return after.rows[0].record;
-      });
+      }));
     },
     async finish(id, at) {
       // One statement: counted and ended together. A cancel holding the row makes this wait, then re-check the status
