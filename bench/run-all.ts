@@ -2,8 +2,11 @@
  * Runs every benchmark script at the top of bench/ one after the other (each in its own process, so one cannot
  * warm another's caches) and prints their figures. Each benchmark compares itself with its targets in the same run and prints
  * PASS/MISS lines; this script only sums those lines up. Usage: npm run bench [-- name-filter]
+ *
+ * Each runs on the Node the desktop app ships (24, scripts/shipped-node.sh) when it is installed, as the README's
+ * first command starts the service on it; otherwise on the Node running this script.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +24,14 @@ const scripts = fs
   .map((entry) => entry.name)
   .sort();
 
+const node = execFileSync('bash', [path.join(benchDir, '..', 'scripts', 'shipped-node.sh')], { encoding: 'utf8' }).trim() || process.execPath;
+console.log(`benchmarks on Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} (${node})`);
+
 let pass = 0;
 let miss = 0;
 for (const script of scripts) {
   console.log(`\n=== ${script}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(benchDir, script)], {
+  const run = spawnSync(node, ['--import', 'tsx', path.join(benchDir, script)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });

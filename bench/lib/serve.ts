@@ -42,20 +42,21 @@ export async function freePort(): Promise<number> {
 
 /**
  * `root`: another checkout's `docloom serve` (a before/after comparison); default this one's. `nodeArgs`: flags for
- * the service's node (`--cpu-prof`, which NODE_OPTIONS does not take).
+ * the service's node (`--cpu-prof`, which NODE_OPTIONS does not take). `node`: another Node binary to run it on
+ * (default the one running the benchmark).
  */
-export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = []): Promise<ServeProcess> {
+export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = [], node = process.execPath): Promise<ServeProcess> {
   const bin = path.join(root, 'bin', 'docloom.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error', ...extraEnv };
   // The parent's own settings must not leak into "default settings".
   for (const key of Object.keys(env)) if (key.startsWith('DOCLOOM_') && !(key in extraEnv) && !['DOCLOOM_DATA_DIR', 'DOCLOOM_PORT', 'DOCLOOM_SEED_SAMPLES', 'DOCLOOM_LOG_LEVEL'].includes(key)) delete env[key];
-  const tokenOut = execFileSync(process.execPath, [bin, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
+  const tokenOut = execFileSync(node, [bin, 'token', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
   const token = tokenOut.trim().split('\n').pop()!.trim();
   const auth = { authorization: `Bearer ${token}` };
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(node, [...nodeArgs, bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const stop = async (): Promise<void> => {
