@@ -3,8 +3,11 @@
 # this project is tested on; test/deploy/container-layout.test.ts assembles the same files this file copies and
 # runs the service from them with the production dependencies alone.
 
+# Node 24 in both stages: the Node the desktop app ships (Electron 40+) and the one `scripts/setup.sh` starts the
+# service on, so the team server runs the runtime the service is tested and measured on (docs/benchmarks.md).
+
 # ── build: compile the service (tsc) and the GUI (Vite) ─────────────────────────────────────────────────────────
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # Scripts skipped: electron's postinstall would try to download its binary, which the service does not need.
@@ -19,7 +22,7 @@ COPY resources ./resources
 RUN npm run build
 
 # ── runtime ───────────────────────────────────────────────────────────────────────────────────────────────────────
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     DOCLOOM_HOST=0.0.0.0 \
     DOCLOOM_PORT=7463 \
