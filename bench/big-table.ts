@@ -8,7 +8,8 @@
  *
  *   npm run build:server && node --import tsx bench/big-table.ts [small=1000] [big=10000]
  *
- * The children run the built JavaScript (dist/) under plain node when it is there, as a render worker does.
+ * The children run the built JavaScript (dist/) under plain node, the render in a worker thread started with the
+ * render workers' heap limits (services/render-worker-limits.ts), as a render worker does it.
  *
  * Targets: time(big) / time(small) ≤ 1.2 × big/small (≤ 12× for 10× the rows); peak RSS ≤ 300 MB at 10,000 rows.
  */
@@ -17,6 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { RENDER_WORKER_LIMITS } from '../server/services/render-worker-limits.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout (dist/bench/ when this runs as built JavaScript, bench/ under tsx). */
@@ -54,7 +57,8 @@ function resetPeak(): void {
   }
 }
 
-async function child(rows: number): Promise<void> {
+/** The render of `rows` rows, measured (in the child's worker thread). */
+async function render(rows: number): Promise<Sample> {
   const engine = await import('../server/engine/index.js');
   const { DEFAULT_LIMITS } = await import('../server/config.js');
   const fonts = path.join(ROOT, 'resources', 'fonts');
@@ -83,7 +87,7 @@ async function child(rows: number): Promise<void> {
   const result = await engine.renderPdf(compiled.template, input, options);
   const ms = performance.now() - t0;
   const mem = process.memoryUsage();
-  const sample2: Sample = {
+  return {
     rows,
     ms,
     pages: result.pages,
@@ -94,30 +98,45 @@ async function child(rows: number): Promise<void> {
     externalMb: mem.external / 2 ** 20,
     arrayBuffersMb: mem.arrayBuffers / 2 ** 20,
   };
-  console.log(JSON.stringify(sample2));
+}
+
+/** The child process: the render in a worker thread with the render workers' limits; prints its Sample. */
+async function child(rows: number): Promise<void> {
+  const sample = await new Promise<Sample>((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { rows }, resourceLimits: RENDER_WORKER_LIMITS });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the render worker exited with code ${code} before its figures`)));
+  });
+  console.log(JSON.stringify(sample));
+  process.exit(0);
 }
 
 const BUILT_FILE = path.join(ROOT, 'dist', 'bench', 'big-table.js');
 const BUILT = fs.existsSync(BUILT_FILE) ? BUILT_FILE : null;
 
-function run(rows: number): Sample {
+function run(built: string, rows: number): Sample {
   // The child runs what a render worker runs: the built JavaScript (dist/, after `npm run build:server`) under plain
-  // node. Under tsx the process holds ~50 MB more before the render (its loader, the sources and their maps), which
-  // is the benchmark's memory, not the engine's; without dist/ the child falls back to tsx and says so.
-  const args = BUILT ? ['--expose-gc', BUILT, '--child', String(rows)] : ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url), '--child', String(rows)];
-  const out = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 20 });
+  // node. Under tsx the process held ~50 MB more before the render (its loader, the sources and their maps), which
+  // is the benchmark's memory, not the engine's — and Node 20 does not pass tsx on to a worker thread.
+  const out = spawnSync(process.execPath, ['--expose-gc', built, '--child', String(rows)], { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 20 });
   if (out.status !== 0) throw new Error(`bench/big-table: the ${rows}-row child failed:\n${out.stderr}`);
   return JSON.parse(out.stdout.trim().split('\n').at(-1)!) as Sample;
 }
 
-if (process.argv[2] === '--child') {
+if (!isMainThread) {
+  parentPort!.postMessage(await render((workerData as { rows: number }).rows));
+} else if (process.argv[2] === '--child') {
   await child(Number(process.argv[3]));
+} else if (!BUILT) {
+  console.error('bench/big-table: dist/ is missing; run `npm run build:server` first.');
+  process.exit(1);
 } else {
   const small = Number(process.argv[2] ?? 1000);
   const big = Number(process.argv[3] ?? 10_000);
   console.log(`bench/big-table: ${os.cpus().length} cpus, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(BUILT ? `each size in a fresh node running ${path.relative(ROOT, BUILT)} (the built engine, as a render worker runs it)` : 'dist/ not built: each size under tsx (~50 MB more resident before the render than the built engine; run `npm run build:server` first)');
-  const results = [run(small), run(big)];
+  console.log(`each size in a fresh node running ${path.relative(ROOT, BUILT)}: the built engine in a worker thread with the render workers' limits (${JSON.stringify(RENDER_WORKER_LIMITS)}), as a render worker runs it`);
+  const results = [run(BUILT, small), run(BUILT, big)];
   for (const r of results) {
     console.log(
       `${r.rows.toLocaleString('en-US')} rows: ${r.ms.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 2 ** 20).toFixed(1)} MB PDF; ` +

@@ -39,7 +39,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { compileTemplate, renderPdf, type CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
-import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
+import { cpuMs, mainThreadCpuMs, peakRssMb, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
@@ -381,6 +381,11 @@ try {
     const seq = await sequentialRounds(c, engine, fresh, SEQUENTIAL);
     await concurrentRounds(c, fresh, SECONDS);
     report(index, c, block, seq, fresh);
+  }
+  // Memory: every service's peak resident size over the whole run (both templates, sequential and 8 clients).
+  for (const t of targets.filter((x, i) => targets.findIndex((y) => y.svc === x.svc) === i)) {
+    const peak = peakRssMb(t.svc.pid);
+    console.log(`peak RSS of the service (${t.label}): ${peak === null ? 'not readable here' : `${peak.toFixed(0)} MB`}`);
   }
 } finally {
   // A service that wrote to stderr (a crash, an error logged) says so: a failed request alone does not tell which.

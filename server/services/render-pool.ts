@@ -15,6 +15,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker, stopWorker } from './worker-start.js';
+import { RENDER_WORKER_LIMITS } from './render-worker-limits.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import type { WorkerMessage, WorkerRequest } from './render-worker.js';
 import { hrnow } from './profile.js';
@@ -235,7 +236,7 @@ export class WorkerPool implements Renderer {
   #spawn(): boolean {
     let worker: Worker;
     try {
-      worker = startWorker(import.meta.url, 'render-worker', { workerData: this.#settings });
+      worker = startWorker(import.meta.url, 'render-worker', { workerData: this.#settings, resourceLimits: RENDER_WORKER_LIMITS });
     } catch (err) {
       this.#log(`render worker cannot be started: ${err instanceof Error ? err.message : String(err)}`);
       return false;

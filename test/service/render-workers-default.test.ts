@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { DEFAULT_LIMITS, defaultRenderWorkers, loadConfig } from '../../server/config.js';
 import { WorkerPool } from '../../server/services/render-pool.js';
+import { RENDER_WORKER_LIMITS } from '../../server/services/render-worker-limits.js';
 
 test('default render workers: CPUs − 1, at least 1; DOCLOOM_RENDER_WORKERS overrides, 0 included', () => {
   assert.deepEqual([1, 2, 3, 4, 8, 64].map((n) => defaultRenderWorkers(n)), [1, 1, 2, 3, 7, 63]);
@@ -25,6 +26,9 @@ test('a pool is ready only once every worker is warm', async () => {
     await pool.ready();
     assert.equal(pool.warmThreads(), 2);
     assert.deepEqual(logs, []);
+    // Every worker runs with the render workers' young generation (render-worker-limits.ts), whatever the Node: as
+    // V8 reports it for the running thread, not as asked.
+    for (const worker of pool.threads()) assert.equal(worker.resourceLimits?.maxYoungGenerationSizeMb, RENDER_WORKER_LIMITS.maxYoungGenerationSizeMb);
   } finally {
     await pool.close();
   }
