@@ -17,7 +17,8 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker, stopWorker } from './worker-start.js';
 import { RENDER_WORKER_LIMITS } from './render-worker-limits.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
-import type { WorkerMessage, WorkerRequest } from './render-worker.js';
+import type { RenderWorkerData, WorkerMessage, WorkerRequest } from './render-worker.js';
+import { newBell, ring } from './worker-bell.js';
 import { hrnow } from './profile.js';
 import { INTERRUPTED_ERROR } from '../store/records.js';
 
@@ -80,6 +81,8 @@ interface QueuedJob {
 
 interface Slot {
   worker: Worker;
+  /** Rung after every message posted to the worker: an idle worker waits on it (worker-bell.ts). */
+  bell: Int32Array;
   ready: boolean;
   /** Posted, not yet confirmed by the worker (`received`, `started` or a result), in the order sent. */
   sent: QueuedJob[];
@@ -149,11 +152,14 @@ export class WorkerPool implements Renderer {
   readonly #ready = new Promise<void>((resolve) => {
     this.#readyResolve = resolve;
   });
+  /** Tests only: how long an idle worker waits on its bell (render-worker.ts, IDLE_WAIT_MS). */
+  readonly #idleWaitMs: number | undefined;
 
-  constructor(size: number, settings: RenderSettings, log: (line: string) => void) {
+  constructor(size: number, settings: RenderSettings, log: (line: string) => void, tuning: { idleWaitMs?: number } = {}) {
     this.#size = size;
     this.#settings = settings;
     this.#log = log;
+    this.#idleWaitMs = tuning.idleWaitMs;
     this.#refill();
   }
 
@@ -182,7 +188,7 @@ export class WorkerPool implements Renderer {
         // Handed to a worker: withdrawn there too unless it has started (the worker answers it as withdrawn).
         if (queued.started) return;
         for (const slot of this.#slots) {
-          if (slot.sent.includes(queued) || slot.running.has(queued.id)) slot.worker.postMessage({ withdraw: queued.id } satisfies WorkerRequest);
+          if (slot.sent.includes(queued) || slot.running.has(queued.id)) this.#post(slot, { withdraw: queued.id });
         }
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -235,13 +241,15 @@ export class WorkerPool implements Renderer {
   /** Starts one worker; false when `new Worker` itself throws (then nothing was added). */
   #spawn(): boolean {
     let worker: Worker;
+    const bell = newBell();
     try {
-      worker = startWorker(import.meta.url, 'render-worker', { workerData: this.#settings, resourceLimits: RENDER_WORKER_LIMITS });
+      const workerData: RenderWorkerData = { settings: this.#settings, bell: bell.buffer as SharedArrayBuffer, ...(this.#idleWaitMs === undefined ? {} : { idleWaitMs: this.#idleWaitMs }) };
+      worker = startWorker(import.meta.url, 'render-worker', { workerData, resourceLimits: RENDER_WORKER_LIMITS });
     } catch (err) {
       this.#log(`render worker cannot be started: ${err instanceof Error ? err.message : String(err)}`);
       return false;
     }
-    const slot: Slot = { worker, ready: false, sent: [], running: new Map() };
+    const slot: Slot = { worker, bell, ready: false, sent: [], running: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: WorkerMessage) => this.#message(slot, msg));
     worker.on('error', (err) => this.#lost(slot, err));
@@ -399,7 +407,7 @@ export class WorkerPool implements Renderer {
       // A worker holding nothing starts the job at once: it counts as started now, and only its result comes back.
       const started = best.sent.length === 0 && best.running.size === 0;
       try {
-        best.worker.postMessage({ id: next.id, job: next.job, priority: next.priority, started } satisfies WorkerRequest);
+        this.#post(best, { id: next.id, job: next.job, priority: next.priority, started });
       } catch (err) {
         // Data the structured clone cannot copy (a DataCloneError; a stack overflow on deeply nested data): this
         // job fails alone, the slot stays free, the queue goes on.
@@ -410,6 +418,12 @@ export class WorkerPool implements Renderer {
       best.worker.ref();
       if (started) this.#started(best, next);
     }
+  }
+
+  /** Every message to a worker goes this way: posted, then its bell rung (an idle worker may wait on it). */
+  #post(slot: Slot, msg: WorkerRequest): void {
+    slot.worker.postMessage(msg);
+    ring(slot.bell);
   }
 
   /** The least loaded worker with room for a job of this priority (interactive jobs count only their own kind). */

@@ -5,11 +5,24 @@
  * message to the event loop is a wake-up of its own, which on this VM costs as much as a small phase of a request.
  * Loads the engine and renders a warm-up page at start, then says `ready`, so the first document does not pay for
  * either (the service waits for `ready` before it listens: WorkerPool.ready).
+ *
+ * A worker left with nothing to do waits for its next job on a doorbell (worker-bell.ts) for up to IDLE_WAIT_MS,
+ * and takes it there without a turn of its event loop; after that, and whenever it is busy, jobs come as 'message'
+ * events.
  */
 import { parentPort } from 'node:worker_threads';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
 import { loadEngine } from './engine.js';
 import { workerInput } from './worker-start.js';
+import { takeMessages } from './worker-bell.js';
+
+/** The render worker's workerData: the settings, and the bell the pool rings after each message it posts. */
+export interface RenderWorkerData {
+  settings: RenderSettings;
+  bell: SharedArrayBuffer;
+  /** How long an idle worker waits on the bell (IDLE_WAIT_MS unless a test says otherwise). */
+  idleWaitMs?: number;
+}
 
 export type WorkerRequest =
   /**
@@ -41,28 +54,39 @@ export type WorkerMessage =
  */
 const MAX_ACTIVE = 2;
 
+/**
+ * How long a worker that has just become idle waits on its bell before it goes back to its event loop. Clients that
+ * create documents one after another send the next within a few milliseconds of the last answer; a worker idle for
+ * longer pays the event loop's way once.
+ */
+export const IDLE_WAIT_MS = 50;
+
 type Job = Extract<WorkerRequest, { job: RenderJob }>;
 
 const port = parentPort;
 if (port) {
+  const { settings, bell: bellBuffer, idleWaitMs = IDLE_WAIT_MS } = workerInput<RenderWorkerData>();
+  const bell = new Int32Array(bellBuffer);
   // The core names the fonts folder (settings.fontsDir) for this thread before the engine loads below.
-  const core = new RenderCore(workerInput<RenderSettings>());
+  const core = new RenderCore(settings);
   /** Jobs that arrived and that no message to the pool has named yet, in the order they came. */
   const unconfirmed = new Set<number>();
   const post = (msg: WorkerMessage, transfer?: ArrayBuffer[]): void => {
     if ('id' in msg) unconfirmed.delete(msg.id);
     port.postMessage(msg, transfer);
   };
-  port.on('messageerror', (err: Error) => {
+  const unreadable = (err: Error): void => {
     // The pool tells which job was lost by order: every job that came before the unreadable one is named first.
     for (const id of unconfirmed) port.postMessage({ type: 'received', id } satisfies WorkerMessage);
     unconfirmed.clear();
     port.postMessage({ type: 'unreadable', detail: err.message } satisfies WorkerMessage);
-  });
+  };
+  port.on('messageerror', unreadable);
   /**
    * Jobs received and not started, interactive ones first. A render holds this thread until it ends, so a job
-   * starts only from a fresh turn of the event loop: every message that arrived meanwhile is queued by then, and an
-   * interactive job waits for at most the render in progress, never for batch jobs that arrived before it.
+   * starts only once every message that arrived meanwhile is queued — from a fresh turn of the event loop, or after
+   * the bell's wait has taken every message there is — and an interactive job waits for at most the render in
+   * progress, never for batch jobs that arrived before it.
    */
   const waiting: Job[] = [];
   let active = 0;
@@ -75,6 +99,25 @@ if (port) {
       const next = waiting.shift();
       if (next) start(next);
       pump();
+    });
+  };
+  let idling = false;
+  /**
+   * Called once this worker holds nothing: after one more turn of its event loop (its timers, I/O and V8's tasks
+   * run there), waits on the bell for the next job and starts it at once.
+   */
+  const idle = (): void => {
+    if (idling || active > 0 || waiting.length > 0) return;
+    idling = true;
+    setImmediate(() => {
+      idling = false;
+      // A message the event loop delivered meanwhile is already queued (or started).
+      if (active > 0 || waiting.length > 0) return;
+      if (takeMessages(port, bell, idleWaitMs, (msg) => take(msg as WorkerRequest), unreadable) === 0) return;
+      const next = active < MAX_ACTIVE ? waiting.shift() : undefined;
+      if (next) start(next);
+      pump();
+      idle();
     });
   };
   const start = (msg: Job): void => {
@@ -99,9 +142,11 @@ if (port) {
         post({ type: 'result', id: msg.id, outcome: failed });
       }
       pump();
+      idle();
     });
   };
-  port.on('message', (msg: WorkerRequest) => {
+  /** A message from the pool: a job queued (interactive ones before batch ones), or a withdrawal. */
+  const take = (msg: WorkerRequest): void => {
     if ('withdraw' in msg) {
       // A job the pool counts as started (`started: true`) is rendered whatever comes after it.
       const at = waiting.findIndex((w) => w.id === msg.withdraw && !w.started);
@@ -118,15 +163,18 @@ if (port) {
     } else {
       waiting.push(msg);
     }
+  };
+  port.on('message', (msg: WorkerRequest) => {
+    take(msg);
     pump();
   });
   // Ready once the engine is loaded and warm (fonts, subsetter, hot paths); a failed warm-up render is not fatal.
+  const ready = (): void => {
+    port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+    idle();
+  };
   loadEngine().then(
-    () =>
-      core.warm().then(
-        () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
-        () => port.postMessage({ type: 'ready' } satisfies WorkerMessage),
-      ),
+    () => core.warm().then(ready, ready),
     (err: unknown) => {
       // Without an engine this worker is useless; crash so the pool reports it.
       throw err;
