@@ -1,7 +1,7 @@
 /**
  * A diagnostic, not a benchmark (no targets; `npm run bench` skips it): where a `docloom serve`'s CPU goes per
- * document, thread by thread, with 8 concurrent clients creating the sample .json invoice (multipart, as the
- * interface sends it) — after a warm-up long enough for the render workers' JIT to settle, which a short
+ * document, thread by thread, with 8 concurrent clients (`clients=<n>`: another number; 1 is the sequential case)
+ * creating the sample .json invoice (multipart, as the interface sends it) — after a warm-up long enough for the render workers' JIT to settle, which a short
  * benchmark run does not give (docs/benchmarks.md, session 16).
  *
  * Node names none of its threads, so they are told apart by what they do: the main thread (the event loop), the
@@ -14,7 +14,7 @@
  * each thread's system calls and context switches per document over the same window: counts that a busy machine
  * does not inflate as it does CPU times (docs/benchmarks.md, session 16, branch svc19).
  *
- *   npm run build:server && node --import tsx bench/service-threads.ts [seconds=6] [warm=15] [workers=<n>] [root=<checkout>] [node=--flag,--flag] [syscalls=1]
+ *   npm run build:server && node --import tsx bench/service-threads.ts [seconds=6] [warm=15] [clients=8] [workers=<n>] [root=<checkout>] [node=--flag,--flag] [syscalls=1]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +28,7 @@ requireDist('bench/service-threads');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
 const SECONDS = Number(args.seconds ?? 6);
 const WARM = Number(args.warm ?? 15);
+const CLIENTS = Number(args.clients ?? 8);
 const root = args.root ? path.resolve(args.root) : ROOT;
 const env: Record<string, string> = args.workers ? { DOCLOOM_RENDER_WORKERS: args.workers } : {};
 const workers = args.workers ? Number(args.workers) : Math.max(1, os.availableParallelism() - 1);
@@ -68,7 +69,7 @@ async function clients(ms: number): Promise<number> {
   const end = Date.now() + ms;
   let done = 0;
   await Promise.all(
-    Array.from({ length: 8 }, async () => {
+    Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < end) {
         const body = multipart(part('template_id', uuid), part('data', JSON.stringify({ ...data, number: `INV-${created++}` })));
         const res = await send('POST', '/api/document', body, TYPE);
@@ -148,7 +149,7 @@ try {
   const per = (ms: number): string => `${(ms / docs).toFixed(3)} ms`;
   const sum = (ts: Thread[]): number => ts.reduce((s, t) => s + t.cpu, 0);
   console.log(`bench/service-threads: ${os.cpus().length} cpus, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`${docs} documents in ${(wall / 1000).toFixed(2)} s with 8 clients (${((docs / wall) * 1000).toFixed(1)}/s), after ${created - docs} to warm up; ${workers} render worker(s)`);
+  console.log(`${docs} documents in ${(wall / 1000).toFixed(2)} s with ${CLIENTS} client(s) (${((docs / wall) * 1000).toFixed(1)}/s), after ${created - docs} to warm up; ${workers} render worker(s)`);
   console.log(`CPU per document: all threads ${per(sum(used))}; main thread ${per(main.cpu)}; render workers ${per(sum(renderers))}; the rest ${per(sum(rest))}`);
   for (const t of used.filter((u) => u.cpu / docs >= 0.005)) {
     const role = t === main ? 'main thread' : renderers.includes(t) ? 'render worker' : 'other';
