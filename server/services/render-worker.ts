@@ -165,6 +165,13 @@ if (port) {
     }
   };
   port.on('message', (msg: WorkerRequest) => {
+    // A job the pool counts as started was posted to a worker it saw holding nothing (every result of this worker
+    // already back there): nothing here can go before it, so it starts now, not from the next turn of the loop.
+    if ('job' in msg && msg.started && active === 0 && waiting.length === 0) {
+      unconfirmed.add(msg.id);
+      start(msg);
+      return;
+    }
     take(msg);
     pump();
   });
