@@ -19,7 +19,10 @@ export function copyOf<T extends object>(source: T): T {
   return Object.hasOwn(source, '__proto__') ? { ...source } : Object.assign({}, source);
 }
 
+/** What `{ ...source, ...extra }` types as, member by member of a union (Omit alone would lose the discriminant). */
+export type CopyWith<T, U> = T extends unknown ? Omit<T, keyof U> & U : never;
+
 /** `{ ...source, ...extra }` with shared maps (see copyOf); `extra` is a literal written by our code. */
-export function copyWith<T extends object, U extends object>(source: T, extra: U): Omit<T, keyof U> & U {
-  return Object.assign(copyOf(source), extra) as Omit<T, keyof U> & U;
+export function copyWith<T extends object, U extends object>(source: T, extra: U): CopyWith<T, U> {
+  return Object.assign(copyOf(source), extra) as unknown as CopyWith<T, U>;
 }
