@@ -9,6 +9,7 @@
 import type { Block, HeaderFooterSet, Inline, Paragraph, RunStyle, Section, Table, TableRow, TemplateModel } from '../model/types.js';
 import type { CBlock, CInline, CName, CPartSet, CRow, CSection, CompiledTemplate, SectionEnd } from '../tags/types.js';
 import { EngineError } from '../errors.js';
+import { copyWith } from '../copy.js';
 import { resolve, isTruthy } from './lookup.js';
 import { checkLocale, DEFAULT_LOCALE, formatValue } from './format.js';
 import { ImageQueue, type ImageLimits, type ImageResolver } from './images.js';
@@ -204,7 +205,8 @@ function bindRows(rows: CRow[], ctx: Ctx, out: TableRow[]): TableRow[] {
         out.push(row.row);
         break;
       case 'row':
-        out.push({ ...row.props, cells: row.cells.map((cell) => ({ ...cell.props, blocks: bindBlocks(cell.blocks, ctx, []) })) });
+        // copyWith, not spread: the props come from the template's JSON (server/engine/copy.ts says why).
+        out.push(copyWith(row.props, { cells: row.cells.map((cell) => copyWith(cell.props, { blocks: bindBlocks(cell.blocks, ctx, []) })) }));
         break;
       case 'section':
         eachScope(row.ref, row.inverted, ctx, () => bindRows(row.rows, ctx, out));

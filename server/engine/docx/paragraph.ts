@@ -17,6 +17,7 @@ import { round2 } from './units.js';
 import { dropped } from './warnings.js';
 import { isStyleSeparator, markRunsOn } from './style-separator.js';
 import { markHidden } from './hidden-mark.js';
+import { copyWith } from '../copy.js';
 
 interface Builder {
   /** Inline content split at page breaks. */
@@ -309,7 +310,7 @@ function walkInline(ctx: PartContext, container: XElement, state: InlineState, b
         const relId = node.attrs['r:id'];
         const rel = relId ? ctx.doc.pkg.rels(ctx.part).get(relId) : undefined;
         const link = rel?.external ? safeLink(rel.target) : undefined;
-        walkInline(ctx, node, link ? { ...state, link } : state, builder);
+        walkInline(ctx, node, link ? copyWith(state, { link }) : state, builder);
         break;
       }
       case 'w:sdt':
@@ -322,7 +323,7 @@ function walkInline(ctx: PartContext, container: XElement, state: InlineState, b
           const firstRun = child(node, 'w:r');
           pushField(builder, field.kind, runStyleOf(ctx, firstRun, state, ''));
         } else {
-          walkInline(ctx, node, field.link ? { ...state, link: field.link } : state, builder);
+          walkInline(ctx, node, field.link ? copyWith(state, { link: field.link }) : state, builder);
         }
         break;
       }

@@ -35,6 +35,7 @@ import { FieldLayouts } from './flow/header-fields.js';
 import type { LaidPage } from './flow/boxes.js';
 import { RenderBudget, type RenderLimits } from './budget.js';
 import { baseGeometry, variantFor, withHeaderFooter, type LaidHeaderFooter, type PageGeometry } from './flow/section.js';
+import { copyWith } from '../copy.js';
 
 export { setFontsDir } from './fonts/dir.js';
 
@@ -200,7 +201,7 @@ function relayoutIn(ls: LaidSection): Relayout {
   return (p, narrow, at = width) => {
     // A list item keeps the label it was counted with (its number does not advance again).
     const relabel = p.listLabel !== undefined ? { relabel: { source: p.source, text: p.listLabel } } : {};
-    const again = layoutParagraph(p.source, at, { ...ctx, narrow, ...relabel });
+    const again = layoutParagraph(p.source, at, copyWith(ctx, { narrow, ...relabel }));
     if (p.footnotes) {
       again.footnotes = p.footnotes;
       again.footnoteOf = p.footnoteOf;

@@ -8,6 +8,7 @@
  */
 import { jsPDF } from 'jspdf';
 import { EngineError } from '../../errors.js';
+import { copyWith } from '../../copy.js';
 import type { PreparedImage } from '../images.js';
 import { drawOriented } from '../image/orient.js';
 import { pngToPdfImage } from '../image/png-to-pdf.js';
@@ -31,7 +32,7 @@ const MAX_PROCESSED = 64;
   const image = processed.get(alias);
   if (!image) throw new Error(`docloom: image ${alias} was not processed`);
   // A copy: jsPDF writes its object number into the image while saving the document.
-  return { ...image, index, alias, objectId: undefined };
+  return copyWith(image, { index, alias, objectId: undefined });
 };
 
 function processOnce(image: PreparedImage): ProcessedImage {

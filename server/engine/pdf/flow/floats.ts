@@ -10,6 +10,7 @@ import type { LaidBlock, LaidTable } from '../layout/items.js';
 import type { Box, ShapeBox } from './boxes.js';
 import { Emitter, type FieldValues } from './emit.js';
 import type { PageGeometry } from './section.js';
+import { copyWith } from '../../copy.js';
 
 /** The areas a float's position can be measured from, in page coordinates. */
 export interface FloatFrame {
@@ -244,7 +245,7 @@ export function wrapAround(exclusions: Exclusion[], left: number, right: number,
     const hits = exclusions.filter((e) => e.y1 < y + height && e.y2 > y && e.x1 < right && e.x2 > left);
     if (hits.length === 0) return { left, right, top: y, y1: y, y2: y };
     const best = hits.every((e) => e.wrap === 'square') ? widestGap(hits, left, right) : null;
-    if (best) return { ...best, top: y, y1: Math.min(...hits.map((e) => e.y1)), y2: Math.max(...hits.map((e) => e.y2)) };
+    if (best) return copyWith(best, { top: y, y1: Math.min(...hits.map((e) => e.y1)), y2: Math.max(...hits.map((e) => e.y2)) });
     y = Math.max(...hits.map((e) => e.y2));
   }
   return { left, right, top: y, y1: y, y2: y };

@@ -13,6 +13,7 @@
 import type { Face } from '../fonts/faces.js';
 import { layoutStack } from '../layout/blocks.js';
 import { ListCounters } from '../layout/lists.js';
+import { copyWith } from '../../copy.js';
 import type { LayoutContext } from '../layout/paragraph.js';
 import type { LaidHeaderFooter } from './section.js';
 
@@ -59,8 +60,8 @@ export class FieldLayouts {
     }
     const measures: Measure[] = [];
     const fieldMeasured = (field: 'page' | 'pages', face: Face, size: number): void => void measures.push({ field, face, size });
-    const again = layoutStack(part.source, width, { ...ctx, lists: new ListCounters(), fieldText, fieldMeasured, maxImage: { width, height: maxHeight } });
-    const laid = { ...part, blocks: again.blocks, height: again.height };
+    const again = layoutStack(part.source, width, copyWith(ctx, { lists: new ListCounters(), fieldText, fieldMeasured, maxImage: { width, height: maxHeight } }));
+    const laid = copyWith(part, { blocks: again.blocks, height: again.height });
     let into = sequences.find((m) => sameMeasures(m.measures, measures));
     if (!into) {
       if (sequences.length >= MAX_SEQUENCES) sequences.shift();

@@ -3,6 +3,7 @@ import type { RunStyle } from '../../model/types.js';
 import { parseColor, type Rgb } from './color.js';
 import type { Face } from '../fonts/faces.js';
 import type { Fmt } from './items.js';
+import { copyOf } from '../../copy.js';
 
 const BLACK: Rgb = [0, 0, 0];
 export const DEFAULT_FONT_SIZE = 11;
@@ -23,7 +24,7 @@ export function merge<T extends object>(base: T | undefined, over: T | undefined
   }
   const hit = byOver.get(over);
   if (hit) return hit as T;
-  const out = { ...base } as Record<string, unknown>;
+  const out = copyOf(base) as Record<string, unknown>;
   for (const k in over) {
     const v = (over as Record<string, unknown>)[k];
     if (v !== undefined) out[k] = v;

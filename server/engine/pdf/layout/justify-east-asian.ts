@@ -8,6 +8,7 @@
 import type { Item, TextItem } from './items.js';
 import { textWidth } from './fmt.js';
 import { isEastAsianWide as isWide } from '../text/east-asian-width.js';
+import { copyWith } from '../../copy.js';
 
 /**
  * The line's items with its text cut into wide and other runs (x and widths from the layout's measure), and the
@@ -38,7 +39,7 @@ export function splitWideRuns(items: Item[]): { items: Item[]; wide: Set<TextIte
     const push = (to: number, isWideRun: boolean): void => {
       if (to <= from) return;
       const part = text.slice(from, to);
-      const run: TextItem = { ...it, x, text: part, width: textWidth(it.face, part, it.fmt) };
+      const run: TextItem = copyWith(it, { x, text: part, width: textWidth(it.face, part, it.fmt) });
       x += run.width;
       if (isWideRun) wide.add(run);
       out.push(run);

@@ -29,6 +29,7 @@ import { padForBorders, sideSpace } from './paragraph-border-room.js';
 import { splitWideRuns } from './justify-east-asian.js';
 import type { Fmt, ImageOutline, ImagePad, Item, LaidParagraph, Line, TextItem } from './items.js';
 import type { ListCounters } from './lists.js';
+import { copyWith } from '../../copy.js';
 
 export interface LayoutContext {
   fonts: DocumentFonts;
@@ -853,7 +854,7 @@ function lineFmt(fmt: Fmt, face: Face, family: FamilyDef, variant: Variant): Fmt
   let byFace = lineFmts.get(fmt);
   if (!byFace) lineFmts.set(fmt, (byFace = new Map()));
   let out = byFace.get(lineFace);
-  if (!out) byFace.set(lineFace, (out = { ...fmt, lineFace }));
+  if (!out) byFace.set(lineFace, (out = copyWith(fmt, { lineFace })));
   return out;
 }
 
@@ -971,10 +972,10 @@ function visualItems(items: Item[], base: 0 | 1): Item[] {
       const logical = str.slice(from, to + 1);
       const text = level % 2 === 1 ? reverseClusters(logical) : logical;
       const width = textWidth(it.face, text, it.fmt);
-      out.push({ ...it, x, text, width });
+      out.push(copyWith(it, { x, text, width }));
       x += width;
     } else {
-      out.push({ ...it, x });
+      out.push(copyWith(it, { x }));
       x += it.width;
     }
     i = j;
@@ -1208,7 +1209,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       const over = run.style;
       const caps = runField(base, over, 'caps') === true;
       // A footnote's mark gets a format of its own that names the note (never shared, so never joined).
-      const fmt = typeof run.footnote === 'number' ? { ...runFmt(base, over), note: run.footnote } : runFmt(base, over);
+      const fmt = typeof run.footnote === 'number' ? copyWith(runFmt(base, over), { note: run.footnote }) : runFmt(base, over);
       let text = cleanText(run.text);
       if (caps) text = upperCase(text, ctx.locale);
       if (hasArabic(text)) text = shapeArabic(text);
@@ -1275,7 +1276,7 @@ export function layoutParagraph(p: Paragraph, width: number, ctx: LayoutContext)
       text = visualOrder(levels).map((i) => (levels[i] % 2 ? mirrored(text[i]) : text[i])).join('');
     }
     if (text) {
-      const labelStyle = { ...merge(ctx.defaults.run, markOver), underline: false, strike: false, link: undefined, highlight: undefined };
+      const labelStyle = copyWith(merge(ctx.defaults.run, markOver), { underline: false, strike: false, link: undefined, highlight: undefined });
       const fmt = makeFmt(labelStyle);
       const family = familyFor(labelStyle.font);
       let x = geo.indentStart + geo.firstLine;

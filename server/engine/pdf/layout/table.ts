@@ -6,6 +6,7 @@
 import type { BorderLine, Table, TableCell } from '../../model/types.js';
 import { parseColor } from './color.js';
 import { merge, num } from './fmt.js';
+import { copyWith } from '../../copy.js';
 import type { Borders, LaidBlock, LaidCell, LaidRow, LaidTable } from './items.js';
 import type { LayoutContext } from './paragraph.js';
 import { splitAt } from './cut.js';
@@ -173,7 +174,7 @@ export function layoutTable(table: Table, width: number, ctx: LayoutContext, lay
   const tableBorder = style.borders === null ? undefined : validBorder(style.borders ?? DEFAULT_BORDER);
   // Tab stops in cells end at the cell's edge (pageMargins are the page's, not the cell's).
   // minWidth is the enclosing table's record: a nested table's cells must not write into it.
-  const cellCtx: LayoutContext = { ...ctx, pageMargins: undefined, minWidth: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults };
+  const cellCtx: LayoutContext = copyWith(ctx, { pageMargins: undefined, minWidth: undefined, defaults: style.run ? { ...ctx.defaults, run: merge(ctx.defaults.run, style.run) } : ctx.defaults });
   // Rows spanned by one cell are kept together where they fit on a page, and the flow cuts a span that does not
   // fit where it starts (flow/table.ts cutSpans, as Word and LibreOffice break a merged cell across pages); a span
   // taller than a whole page becomes ordinary cells (aspose__Rotated_cell_text's 413 pt merged cell, centred
