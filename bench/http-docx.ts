@@ -37,12 +37,16 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { compileTemplate, renderPdf, type CompiledTemplate } from '../server/engine/index.js';
+import { pathToFileURL } from 'node:url';
+import type { CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
 import { cpuMs, mainThreadCpuMs, peakRssMb, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
+// The engine baseline runs the built engine (dist/), the code the service runs: under tsx the sources carry esbuild's
+// helpers (e.g. `__name` on the functions the engine makes), ~3–4 % slower per render (session 17, branch gc20).
+const { compileTemplate, renderPdf } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'server', 'engine', 'index.js')).href)) as typeof import('../server/engine/index.js');
 
 // V8's gc() without starting node with --expose-gc (the benchmark runs as `node --import tsx …`).
 v8.setFlagsFromString('--expose-gc');
@@ -403,7 +407,7 @@ function report(index: number, c: Case, block: number, seq: Sequential, targets:
   const overhead = p50 - e;
   const rate = (t: Target): number => t.conc.latencies.length / t.conc.seconds;
   console.log(`\n--- ${c.name}`);
-  console.log(`engine in-process (bind + layout + paint): ${ms(e)} median of ${seq.engine.length} taken between the HTTP requests → ${engineRate.toFixed(0)} documents/s on one core`);
+  console.log(`engine in-process (the built engine: bind + layout + paint): ${ms(e)} median of ${seq.engine.length} taken between the HTTP requests → ${engineRate.toFixed(0)} documents/s on one core`);
   console.log(`  (the old baseline, a block of ${SEQUENTIAL} renders in a row before the requests: ${ms(block)})`);
   console.log(`floor: GET /api/info p50 ${ms(floor)} (client, Node's HTTP parsing, routing and token, a small JSON answer)`);
   for (const t of targets) {
