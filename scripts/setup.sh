@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 # On the Node the desktop app ships (24; scripts/shipped-node.sh), not an end-of-life system Node: what the desktop's
-# users run, and ~20 % less CPU per document than Node 20 (docs/benchmarks.md, session 17).
+# users run, and 5–15 % less CPU per document than Node 20 on a quiet machine (docs/benchmarks.md, session 17).
 node_bin="$(bash scripts/shipped-node.sh)"
 echo "docloom: starting the service on Node $("$node_bin" --version) ($node_bin)"
 exec "$node_bin" bin/docloom.js serve
