@@ -53,7 +53,8 @@ function drain(port: MessagePort, take: (msg: unknown) => void, unreadable: (err
       got = receiveMessageOnPort(port);
     } catch (err) {
       // Node's own argument errors (ERR_*: not a port) are bugs, not a message: thrown, or this would loop.
-      if (typeof (err as { code?: unknown } | null)?.code === 'string') throw err;
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string') throw err;
       unreadable(err instanceof Error ? err : new Error(String(err)));
       taken++;
       continue;
