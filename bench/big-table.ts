@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { RENDER_WORKER_LIMITS } from '../server/services/render-worker-limits.js';
+import { memoryOf, resetPeak } from './lib/memory.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout (dist/bench/ when this runs as built JavaScript, bench/ under tsx). */
@@ -38,23 +39,9 @@ interface Sample {
   arrayBuffersMb: number;
 }
 
+/** This process's peak RSS: VmHWM where /proc has it, the OS's maxRSS elsewhere. */
 function peakRssMb(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) / 1024;
-  } catch {
-    // not Linux
-  }
-  return process.resourceUsage().maxRSS / 1024;
-}
-
-/** Resets VmHWM to the current RSS where Linux allows it (writing 5 to clear_refs), so the peak is the render's. */
-function resetPeak(): void {
-  try {
-    fs.writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    // not allowed or not Linux: the peak then includes the start-up
-  }
+  return memoryOf(process.pid)?.hwmMb ?? process.resourceUsage().maxRSS / 1024;
 }
 
 /** The render of `rows` rows, measured (in the child's worker thread). */
@@ -82,7 +69,8 @@ async function render(rows: number): Promise<Sample> {
   const input = data(rows);
   (globalThis as { gc?: () => void }).gc?.();
   const rssBefore = process.memoryUsage().rss / 2 ** 20;
-  resetPeak();
+  // Where Linux allows it, the peak is the render's alone (else it includes the start-up).
+  resetPeak(process.pid);
   const t0 = performance.now();
   const result = await engine.renderPdf(compiled.template, input, options);
   const ms = performance.now() - t0;

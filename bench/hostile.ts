@@ -8,9 +8,9 @@
  *
  *   npm run build:server && node --import tsx bench/hostile.ts      (npm run bench:hostile)
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { bigData, bigDocx, bigPngDataUri } from './lib/hostile-files.js';
+import { memoryOf, resetPeak } from './lib/memory.js';
 import { requireDist, startServe, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 import { jsonTemplate } from '../test/service/support.js';
@@ -20,20 +20,11 @@ const P99_TARGET_MS = 250;
 
 requireDist('bench/hostile');
 
+/** The service's memory; /proc must be readable (the benchmark's RSS target is Linux's). */
 function status(pid: number): { rssMb: number; hwmMb: number } {
-  const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
-}
-
-/** Resets the peak RSS (VmHWM) to the current RSS; false where the kernel does not allow it (then VmRSS is sampled). */
-function resetPeak(pid: number): boolean {
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
+  const memory = memoryOf(pid);
+  if (!memory) throw new Error(`bench/hostile: /proc/${pid}/status cannot be read`);
+  return memory;
 }
 
 /** A fresh `docloom serve` over a new data dir, with a token: each case gets its own, so no case pays for another. */

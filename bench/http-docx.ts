@@ -40,7 +40,8 @@ import vm from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import type { CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
-import { cpuMs, mainThreadCpuMs, peakRssMb, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
+import { memoryOf } from './lib/memory.js';
+import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
@@ -388,7 +389,7 @@ try {
   }
   // Memory: every service's peak resident size over the whole run (both templates, sequential and 8 clients).
   for (const t of targets.filter((x, i) => targets.findIndex((y) => y.svc === x.svc) === i)) {
-    const peak = peakRssMb(t.svc.pid);
+    const peak = memoryOf(t.svc.pid)?.hwmMb ?? null;
     console.log(`peak RSS of the service (${t.label}): ${peak === null ? 'not readable here' : `${peak.toFixed(0)} MB`}`);
   }
 } finally {

@@ -85,16 +85,6 @@ export function mainThreadCpuMs(pid: number): number {
   return cpuMs(pid, `/proc/${pid}/task/${pid}/stat`);
 }
 
-/** A process's peak resident memory so far (VmHWM of /proc/<pid>/status), in MB; null where it cannot be read. */
-export function peakRssMb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 /** CPU time (user + system, all threads) a process has used so far, in milliseconds (Linux /proc). */
 export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
   const stat = fs.readFileSync(file, 'utf8');
