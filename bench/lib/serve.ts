@@ -3,7 +3,7 @@
  * port, a token made with `docloom token create`, the environment given on top of the default settings. stop()
  * ends it and removes the data dir.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,6 +17,8 @@ export interface ServeProcess {
   port: number;
   auth: { authorization: string };
   pid: number;
+  /** Its data folder (removed by stop()). */
+  dataDir: string;
   errors: () => string;
   stop: () => Promise<void>;
 }
@@ -57,8 +59,13 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   const auth = { authorization: `Bearer ${token}` };
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(node, [...nodeArgs, bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return waitForService(child, base, port, auth, dataDir);
+}
+
+/** Waits until a started service answers GET /api/info (30 s at most); stop() ends it and removes its data dir. */
+async function waitForService(child: ChildProcess, base: string, port: number, auth: { authorization: string }, dataDir: string): Promise<ServeProcess> {
   let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -70,7 +77,7 @@ export async function startServe(name: string, extraEnv: Record<string, string> 
   while (Date.now() < until) {
     try {
       const res = await fetch(`${base}/api/info`, { headers: auth });
-      if (res.ok) return { base, port, auth, pid: child.pid!, errors: () => errors, stop };
+      if (res.ok) return { base, port, auth, pid: child.pid!, dataDir, errors: () => errors, stop };
     } catch {
       // not listening yet
     }
@@ -100,4 +107,27 @@ export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
  */
 export function threadCpuMs(pid = process.pid, tid = pid): number {
   return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+/**
+ * The bare server (bench/lib/bare-server.ts) in a child process, in one of its modes, as a ServeProcess; its
+ * templates are registered with bareTemplate(). `node`: the Node binary (default the benchmark's).
+ */
+export async function startBare(mode: 'inline' | 'worker' | 'durable', node = process.execPath, workers = 1): Promise<ServeProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-bare-${mode}-`));
+  const port = await freePort();
+  const token = `bare-${process.pid}`;
+  const auth = { authorization: `Bearer ${token}` };
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, BARE_PORT: String(port), BARE_TOKEN: token, BARE_MODE: mode, BARE_DIR: dataDir, BARE_WORKERS: String(workers) };
+  const child = spawn(node, ['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'bare-server.ts')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return waitForService(child, base, port, auth, dataDir);
+}
+
+/** Registers a template with a bare server; returns the id its creates name. */
+export async function bareTemplate(svc: ServeProcess, bytes: Uint8Array, kind: 'docx' | 'json'): Promise<string> {
+  const res = await fetch(`${svc.base}/bare/template?kind=${kind}`, { method: 'POST', body: bytes, headers: svc.auth });
+  const body = (await res.json()) as { template?: { uuid: string } };
+  if (!body.template) throw new Error(`bare server refused the template: ${res.status} ${JSON.stringify(body)}`);
+  return body.template.uuid;
 }

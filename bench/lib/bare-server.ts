@@ -1,0 +1,188 @@
+/**
+ * A bare server beside docloom's create (bench/http-docx.ts `bare=<mode>`, issue 14): the least any service can do on
+ * this machine that answers the same request with the same engine — Node's own `http`, no framework, no store, no
+ * checks beyond the token — so the benchmark can tell docloom's own overhead from what the machine, Node and the
+ * promises themselves cost. Run as a child process (`node --import tsx bench/lib/bare-server.ts`), one mode each:
+ *
+ * - `inline`: the render on the event loop (no isolation: a runaway template would stall every request);
+ * - `worker`: the render in a worker thread, as docloom renders (the job's data cloned over, the PDF transferred back);
+ * - `durable`: `worker`, and before the 201 the write order docloom promises (docs/store.md): the PDF written to a
+ *   temp file and renamed into its folder, then at once its fdatasync, the folder's fsync and a record line appended
+ *   and fdatasynced (syncs of the folder and the log shared by the requests waiting for them, as a group commit).
+ *
+ * Bench code, not a product: it parses only the two-field multipart body bench/http-docx.ts sends (or JSON).
+ * Environment: BARE_PORT, BARE_TOKEN, BARE_MODE, BARE_DIR (durable), BARE_WORKERS (default 1); for bisecting a
+ * difference from docloom's render worker, BARE_YOUNG_MB (the worker's young generation, as
+ * services/render-worker-limits.ts sets docloom's) and BARE_CORE=1 (each job through docloom's RenderCore, see
+ * bare-worker.ts). Session 18 found neither changed the worker's CPU per document beyond the noise.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ROOT } from './serve.js';
+import type { BareJob, BareResult } from './bare-worker.js';
+
+type Mode = 'inline' | 'worker' | 'durable';
+const MODE = (process.env.BARE_MODE ?? 'worker') as Mode;
+if (!['inline', 'worker', 'durable'].includes(MODE)) throw new Error(`bare-server: unknown BARE_MODE ${MODE}`);
+const PORT = Number(process.env.BARE_PORT);
+const AUTH = `Bearer ${process.env.BARE_TOKEN ?? ''}`;
+const DIR = process.env.BARE_DIR ?? '';
+
+const engine = (await import(pathToFileURL(path.join(ROOT, 'dist', 'server', 'engine', 'index.js')).href)) as typeof import('../../server/engine/index.js');
+const templates = new Map<string, import('../../server/engine/index.js').CompiledTemplate>();
+
+// ---- renderers ---------------------------------------------------------------------------------------------------
+
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+const slots: Slot[] = [];
+const waiting = new Map<number, (r: BareResult) => void>();
+let nextJob = 0;
+if (MODE !== 'inline') {
+  for (let i = 0; i < Number(process.env.BARE_WORKERS ?? 1); i++) {
+    const young = Number(process.env.BARE_YOUNG_MB ?? 0);
+    // Node 20 does not hand tsx's hooks to a worker: the worker registers them itself, then loads its module.
+    const entry = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./bare-worker.ts', import.meta.url).href)}); })`;
+    const worker = new Worker(entry, { eval: true, ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}) });
+    const slot: Slot = { worker, busy: 0 };
+    worker.on('message', (r: BareResult) => {
+      slot.busy--;
+      waiting.get(r.id)?.(r);
+      waiting.delete(r.id);
+    });
+    worker.on('error', (err) => {
+      console.error(err);
+      process.exit(1);
+    });
+    slots.push(slot);
+  }
+}
+
+async function render(uuid: string, data: Record<string, unknown>): Promise<{ bytes: Uint8Array; pages: number }> {
+  if (MODE === 'inline') {
+    const out = await engine.renderPdf(templates.get(uuid)!, data, { metadata: { title: 'Invoice', creator: 'docloom' } });
+    return { bytes: out.bytes, pages: out.pages };
+  }
+  const slot = slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+  slot.busy++;
+  const id = nextJob++;
+  const job: BareJob = { id, uuid, data };
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (r) => (r.error ? reject(new Error(r.error)) : resolve({ bytes: new Uint8Array(r.bytes!), pages: r.pages! })));
+    slot.worker.postMessage(job);
+  });
+}
+
+// ---- durable writes (mode `durable`) -----------------------------------------------------------------------------
+
+/** One fd's fsync shared by everyone who asked while none had started: each caller waits for a sync begun after its call. */
+class SharedSync {
+  #running: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
+  constructor(private readonly fd: number, private readonly dataOnly: boolean) {}
+  sync(): Promise<void> {
+    if (!this.#running) return (this.#running = this.#start());
+    // A sync is running: it may have begun before this caller's write, so the caller waits for the next one.
+    return (this.#next ??= this.#running.then(() => {
+      this.#next = null;
+      return (this.#running = this.#start());
+    }));
+  }
+  #start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => (this.dataOnly ? fs.fdatasync : fs.fsync)(this.fd, (err) => (err ? reject(err) : resolve()))).finally(() => {
+      if (!this.#next) this.#running = null;
+    });
+  }
+}
+
+let folderSync: SharedSync;
+let logSync: SharedSync;
+let logFd = -1;
+let fileCount = 0;
+if (MODE === 'durable') {
+  fs.mkdirSync(path.join(DIR, 'tmp'), { recursive: true });
+  fs.mkdirSync(path.join(DIR, 'files'), { recursive: true });
+  folderSync = new SharedSync(fs.openSync(path.join(DIR, 'files'), 'r'), false);
+  logFd = fs.openSync(path.join(DIR, 'documents.jsonl'), 'a');
+  logSync = new SharedSync(logFd, true);
+}
+
+/** The write order of docs/store.md in its shortest form: temp file, rename, then three syncs at once. */
+async function keep(id: number, bytes: Uint8Array, record: object): Promise<void> {
+  const temp = path.join(DIR, 'tmp', `${id}.pdf`);
+  const fd = fs.openSync(temp, 'wx');
+  fs.writeSync(fd, bytes);
+  fs.renameSync(temp, path.join(DIR, 'files', `${id}.pdf`));
+  fs.writeSync(logFd, JSON.stringify(record) + '\n');
+  const fileSynced = new Promise<void>((resolve, reject) =>
+    fs.fdatasync(fd, (err) => {
+      fs.close(fd, () => undefined);
+      if (err) reject(err);
+      else resolve();
+    }),
+  );
+  await Promise.all([fileSynced, folderSync.sync(), logSync.sync()]);
+}
+
+// ---- the request -------------------------------------------------------------------------------------------------
+
+/** The two fields of bench/http-docx.ts's multipart body (template_id, data), or a JSON body. */
+function fields(body: string, type: string): { template_id: string; data: Record<string, unknown> } {
+  if (type.startsWith('application/json')) return JSON.parse(body) as { template_id: string; data: Record<string, unknown> };
+  const boundary = '--' + /boundary=(.+)$/.exec(type)![1];
+  const out: Record<string, string> = {};
+  for (const part of body.split(boundary)) {
+    const m = /name="([^"]+)"\r\n\r\n([\s\S]*)\r\n$/.exec(part);
+    if (m) out[m[1]] = m[2];
+  }
+  return { template_id: out.template_id, data: JSON.parse(out.data) as Record<string, unknown> };
+}
+
+function answer(res: http.ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function create(body: string, type: string, res: http.ServerResponse): Promise<void> {
+  const { template_id: uuid, data } = fields(body, type);
+  if (!templates.has(uuid)) return answer(res, 422, { message: 'The selected template id is invalid.' });
+  const id = ++fileCount;
+  const out = await render(uuid, data);
+  const now = new Date().toISOString();
+  const document = { id, template_id: uuid, status: 'completed', pages: out.pages, size: out.bytes.byteLength, created_at: now, updated_at: now };
+  if (MODE === 'durable') await keep(id, out.bytes, document);
+  answer(res, 201, { document });
+}
+
+/** Registers a template (raw bytes, `?kind=docx|json`) here and in every worker. */
+function addTemplate(bytes: Buffer, kind: 'docx' | 'json', res: http.ServerResponse): void {
+  const compiled = engine.compileTemplate({ kind, bytes: new Uint8Array(bytes) });
+  if (!compiled.ok) return answer(res, 422, { errors: compiled.errors });
+  const uuid = `bare-${templates.size + 1}`;
+  templates.set(uuid, compiled.template);
+  for (const slot of slots) slot.worker.postMessage({ template: { uuid, kind, bytes } });
+  answer(res, 201, { template: { uuid } });
+}
+
+const server = http.createServer((req, res) => {
+  if (req.headers.authorization !== AUTH) return answer(res, 401, { message: 'Unauthenticated.' });
+  const url = new URL(req.url ?? '/', 'http://bare');
+  if (req.method === 'GET' && url.pathname === '/api/info') return answer(res, 200, { name: 'bare', mode: MODE });
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const done = url.pathname === '/bare/template'
+      ? Promise.resolve(addTemplate(body, url.searchParams.get('kind') === 'docx' ? 'docx' : 'json', res))
+      : create(body.toString('utf8'), req.headers['content-type'] ?? '', res);
+    done.catch((err: unknown) => answer(res, 500, { message: String(err) }));
+  });
+});
+server.keepAliveTimeout = 5000;
+server.listen(PORT, '127.0.0.1');
