@@ -26,12 +26,13 @@
  * (built, its node_modules beside it), e.g. the commit before a change, with its own default settings; `body=json`
  * sends the same creates to the default service as a JSON body instead of multipart; `bare[=inline,worker,durable]`
  * adds bare servers (bench/lib/bare-server.ts: Node's own http, the same engine, nothing else), one per mode — the
- * render on the event loop, in a worker thread, or in a worker and kept with docloom's write order before the 201 —
+ * render on the event loop, in a worker thread, in a worker and kept with docloom's write order before the 201, or
+ * kept in a preallocated write-ahead log instead (bench/lib/bare-server.ts says how) —
  * which tell what the machine, Node and each promise cost from what docloom itself adds. Every service runs for the
  * whole run and their requests alternate (sequential: one each per round; 8 clients: one-second turns), so a
  * before/after difference is not a difference of the moments they were measured at.
  *
- *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [node=<binary>] [root=../before] [body=json] [bare[=inline,worker,durable]]
+ *   npm run build:server && node --import tsx bench/http-docx.ts [sequential=300] [seconds=8] [workers=1] [env:DOCLOOM_X=1] [node=<binary>] [root=../before] [body=json] [bare[=inline,worker,durable,wal]]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -59,11 +60,12 @@ const collectYoung = (): void => gc({ type: 'minor', execution: 'sync' });
 
 const SEQUENTIAL = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
-type BareMode = 'inline' | 'worker' | 'durable';
+type BareMode = 'inline' | 'worker' | 'durable' | 'wal';
 const BARES: Record<BareMode, string> = {
   inline: 'a bare server, inline (node:http, the render on the event loop)',
   worker: 'a bare server, worker (node:http, the render in a worker thread)',
   durable: 'a bare server, durable (node:http, a render worker, the write order of docs/store.md)',
+  wal: 'a bare server, wal (node:http, a render worker, record and PDF in one preallocated log)',
 };
 interface Comparison {
   label: string;
@@ -77,8 +79,8 @@ interface Comparison {
 const COMPARISONS = process.argv.slice(4).flatMap((arg): Comparison | Comparison[] => {
   if (arg === 'body=json') return { label: 'a JSON body instead of multipart', env: {}, root: undefined, body: 'json' };
   if (arg === 'bare' || arg.startsWith('bare=')) {
-    const modes = (arg === 'bare' ? 'inline,worker,durable' : arg.slice(5)).split(',') as BareMode[];
-    for (const mode of modes) if (!(mode in BARES)) throw new Error(`bench/http-docx: unknown bare mode "${mode}" (inline, worker, durable)`);
+    const modes = (arg === 'bare' ? 'inline,worker,durable,wal' : arg.slice(5)).split(',') as BareMode[];
+    for (const mode of modes) if (!(mode in BARES)) throw new Error(`bench/http-docx: unknown bare mode "${mode}" (inline, worker, durable, wal)`);
     return modes.map((mode) => ({ label: BARES[mode], env: {}, root: undefined, bare: mode }));
   }
   if (arg.startsWith('node=')) {
@@ -89,7 +91,7 @@ const COMPARISONS = process.argv.slice(4).flatMap((arg): Comparison | Comparison
   const setting = /^env:([A-Z_][A-Z0-9_]*)=(.*)$/.exec(arg);
   if (setting) return { label: `${setting[1]}=${setting[2]}`, env: { [setting[1]]: setting[2] }, root: undefined };
   const m = /^(workers|root)=(.+)$/.exec(arg);
-  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value, node=<binary>, body=json or bare[=inline,worker,durable])`);
+  if (!m) throw new Error(`bench/http-docx: unknown comparison "${arg}" (workers=<n>, root=<folder>, env:NAME=value, node=<binary>, body=json or bare[=inline,worker,durable,wal])`);
   return m[1] === 'workers'
     ? { label: `DOCLOOM_RENDER_WORKERS=${m[2]}`, env: { DOCLOOM_RENDER_WORKERS: m[2] }, root: undefined }
     : { label: `the checkout at ${m[2]}`, env: {}, root: path.resolve(m[2]) };

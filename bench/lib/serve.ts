@@ -113,7 +113,7 @@ export function threadCpuMs(pid = process.pid, tid = pid): number {
  * The bare server (bench/lib/bare-server.ts) in a child process, in one of its modes, as a ServeProcess; its
  * templates are registered with bareTemplate(). `node`: the Node binary (default the benchmark's).
  */
-export async function startBare(mode: 'inline' | 'worker' | 'durable', node = process.execPath, workers = 1): Promise<ServeProcess> {
+export async function startBare(mode: 'inline' | 'worker' | 'durable' | 'wal', node = process.execPath, workers = 1): Promise<ServeProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-bare-${mode}-`));
   const port = await freePort();
   const token = `bare-${process.pid}`;

@@ -35,7 +35,7 @@ async function create(svc: ServeProcess, body: Record<string, unknown>, kind: 'j
   return { status: res.status, ...((await res.json()) as Omit<Answer, 'status'>) };
 }
 
-for (const mode of ['inline', 'worker', 'durable'] as const) {
+for (const mode of ['inline', 'worker', 'durable', 'wal'] as const) {
   test(`the bare server (${mode}) renders the invoice and answers 201 completed`, async () => {
     const svc = await startBare(mode);
     try {
@@ -54,15 +54,31 @@ for (const mode of ['inline', 'worker', 'durable'] as const) {
       assert.equal((await create(svc, { template_id: uuid, data }, 'json', { authorization: 'Bearer wrong' })).status, 401);
 
       const files = path.join(svc.dataDir, 'files');
-      if (mode !== 'durable') {
-        assert.equal(fs.existsSync(files), false, 'only the durable mode keeps files');
+      if (mode === 'inline' || mode === 'worker') {
+        assert.equal(fs.existsSync(files), false, 'only the durable modes keep files');
         return;
       }
-      // Durable: each answered document is in its folder (the rendered invoice itself) and in the log.
-      for (const [i, a] of answers.entries()) {
+      // Each answered document is in its folder: the rendered invoice itself.
+      const pdfs = answers.map((a, i) => {
         const bytes = fs.readFileSync(path.join(files, `${a.document!.id}.pdf`));
         assert.equal(bytes.byteLength, a.document!.size);
-        assert.match(pdfText(bytes), new RegExp(`BARE-durable-${i}`));
+        assert.match(pdfText(bytes), new RegExp(`BARE-${mode}-${i}`));
+        return bytes;
+      });
+      if (mode === 'wal') {
+        // Its frames, from the start of the preallocated log: [record length][PDF length] record line, PDF bytes.
+        const log = fs.readFileSync(path.join(svc.dataDir, 'wal.bin'));
+        assert.equal(log.byteLength, 128 << 20, 'the log keeps its preallocated size');
+        let at = 0;
+        for (const [i, a] of answers.entries()) {
+          const recordLength = log.readUInt32LE(at);
+          const pdfLength = log.readUInt32LE(at + 4);
+          const record = JSON.parse(log.subarray(at + 8, at + 8 + recordLength).toString('utf8')) as { id: number };
+          assert.equal(record.id, a.document!.id);
+          assert.deepEqual(log.subarray(at + 8 + recordLength, at + 8 + recordLength + pdfLength), pdfs[i]);
+          at += 8 + recordLength + pdfLength;
+        }
+        return;
       }
       const lines = fs.readFileSync(path.join(svc.dataDir, 'documents.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; size: number });
       assert.deepEqual(lines.map((l) => [l.id, l.size]), answers.map((a) => [a.document!.id, a.document!.size]));
