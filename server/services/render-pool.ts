@@ -265,6 +265,8 @@ export class WorkerPool implements Renderer {
       this.#failedStarts = 0;
       if ([...this.#slots].filter((s) => s.ready).length >= this.#size) this.#setReady();
       this.#idle(slot);
+      // Jobs that came while no worker was warm (a replacement warming up) go now.
+      this.#dispatch();
       return;
     }
     if (msg.type === 'received') {
@@ -431,7 +433,9 @@ export class WorkerPool implements Renderer {
     let best: Slot | null = null;
     let bestLoad = Infinity;
     for (const slot of this.#slots) {
-      if (slot.overdue) continue;
+      // A worker still loading the engine and rendering its warm-up page gets nothing yet: a job posted there would
+      // count as started (its render_ms running) through a warm-up that takes seconds on a loaded machine.
+      if (slot.overdue || !slot.ready) continue;
       const held = [...slot.sent, ...slot.running.values()];
       const own = held.filter((j) => j.priority === priority).length;
       if (own < PER_WORKER && held.length < bestLoad) {

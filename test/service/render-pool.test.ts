@@ -252,6 +252,34 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
   }
 });
 
+test('the pool class: a job waits for a warm worker — one handed to a replacement still warming up would run its render_ms through the warm-up', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, () => undefined);
+  const job = (name: string): RenderJob => ({
+    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name }, test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+  });
+  try {
+    await pool.ready();
+    const [first] = pool.threads();
+    await first.terminate();
+    // The replacement is there and still loading the engine (a warm-up takes hundreds of milliseconds).
+    for (let i = 0; i < 200 && (pool.threads()[0] === first || pool.threads().length === 0); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.notEqual(pool.threads()[0], first, 'a replacement was started');
+    assert.equal(pool.warmThreads(), 0, 'the replacement is still warming up');
+    // The job counts as started (its time limit, the document's `processing`) only once a worker is warm.
+    let warmAtStart = -1;
+    const outcome = await pool.render(job('Ada'), 'interactive', () => (warmAtStart = pool.warmThreads()));
+    assert.equal(outcome.ok, true, JSON.stringify(outcome));
+    assert.equal(warmAtStart, 1);
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the pool class: a worker stopped for one job\'s time fails only that job; the other job it held is rendered again by the new worker', async () => {
   let second = 0;
   const web = await startHttp('127.0.0.1', {
