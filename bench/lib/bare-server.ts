@@ -10,11 +10,11 @@
  *   temp file and renamed into its folder, then at once its fdatasync, the folder's fsync and a record line appended
  *   and fdatasynced (syncs of the folder and the log shared by the requests waiting for them, as a group commit);
  * - `wal`: `worker`, and before the 201 the record and the PDF's bytes written together into a write-ahead log whose
- *   space was allocated (and zeroed, and synced) at start, so its fdatasync is a flush of data only (no journal
- *   commit for a size or an allocation), shared as a group commit; the PDF's own file is written without a sync (a
- *   start would rewrite it from the log). A design docloom does not have — measured to see whether the targets are
- *   within reach of another durable write order (session 18). It checkpoints (syncs the files, reuses the log) when
- *   the log is full.
+ *   space was allocated (and zeroed, and synced) at start, so its fdatasync is a flush of data only (on a journaled
+ *   file system, no commit for a size or an allocation), shared as a group commit; the PDF's own file is written
+ *   without a sync (a start would rewrite it from the log). A design docloom does not have — measured to see whether
+ *   the targets are within reach of another durable write order (session 18: no gain on this machine, whose ext4 has
+ *   no journal). It checkpoints (syncs the files, reuses the log) when the log is full.
  *
  * Bench code, not a product: it parses only the two-field multipart body bench/http-docx.ts sends (or JSON).
  * Environment: BARE_PORT, BARE_TOKEN, BARE_MODE, BARE_DIR (durable), BARE_WORKERS (default 1); for bisecting a
