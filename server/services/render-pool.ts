@@ -90,6 +90,8 @@ interface Slot {
   running: Map<number, QueuedJob>;
   /** The job whose time ran out and got this worker stopped. */
   overdue?: QueuedJob;
+  /** Stops the worker if it is not ready in time (WARM_LIMIT_MS); cleared by `ready`. */
+  warmTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -105,6 +107,12 @@ const CLOSE_GRACE_MS = 5000;
 const OVERTIME_GRACE_MS = 2000;
 /** Workers that die before they are ready, in a row, before the pool gives up on threads. */
 const MAX_FAILED_STARTS = 3;
+/**
+ * How long a worker may take to load the engine and render its warm-up page before it is stopped as a failed start.
+ * It gets no job before then, so a warm-up that never ended would keep the queue waiting; a normal one takes well
+ * under a second, and seconds on a loaded machine.
+ */
+const WARM_LIMIT_MS = 60_000;
 
 export const STOPPED: RenderOutcome = { ok: false, ...INTERRUPTED_ERROR };
 
@@ -154,12 +162,15 @@ export class WorkerPool implements Renderer {
   });
   /** Tests only: how long an idle worker waits on its bell (render-worker.ts, IDLE_WAIT_MS). */
   readonly #idleWaitMs: number | undefined;
+  /** WARM_LIMIT_MS unless a test says otherwise. */
+  readonly #warmLimitMs: number;
 
-  constructor(size: number, settings: RenderSettings, log: (line: string) => void, tuning: { idleWaitMs?: number } = {}) {
+  constructor(size: number, settings: RenderSettings, log: (line: string) => void, tuning: { idleWaitMs?: number; warmLimitMs?: number } = {}) {
     this.#size = size;
     this.#settings = settings;
     this.#log = log;
     this.#idleWaitMs = tuning.idleWaitMs;
+    this.#warmLimitMs = tuning.warmLimitMs ?? WARM_LIMIT_MS;
     this.#refill();
   }
 
@@ -250,6 +261,11 @@ export class WorkerPool implements Renderer {
       return false;
     }
     const slot: Slot = { worker, bell, ready: false, sent: [], running: new Map() };
+    slot.warmTimer = setTimeout(() => {
+      this.#log(`render worker not ready after ${this.#warmLimitMs.toLocaleString('en-US')} ms (loading the engine, the warm-up page): stopped`);
+      void stopWorker(worker);
+    }, this.#warmLimitMs);
+    slot.warmTimer.unref();
     this.#slots.add(slot);
     worker.on('message', (msg: WorkerMessage) => this.#message(slot, msg));
     worker.on('error', (err) => this.#lost(slot, err));
@@ -262,6 +278,7 @@ export class WorkerPool implements Renderer {
   #message(slot: Slot, msg: WorkerMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
+      clearTimeout(slot.warmTimer);
       this.#failedStarts = 0;
       if ([...this.#slots].filter((s) => s.ready).length >= this.#size) this.#setReady();
       this.#idle(slot);
@@ -340,6 +357,7 @@ export class WorkerPool implements Renderer {
 
   #lost(slot: Slot, err: Error): void {
     if (!this.#slots.delete(slot)) return;
+    clearTimeout(slot.warmTimer);
     const jobs = [...slot.sent, ...slot.running.values()];
     if (this.#closed) {
       for (const job of jobs) this.#finish(job, STOPPED);

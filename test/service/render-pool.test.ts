@@ -280,6 +280,27 @@ test('the pool class: a job waits for a warm worker — one handed to a replacem
   }
 });
 
+test('the pool class: a worker not ready within the warm-up limit is stopped as a failed start; the job that waited is rendered all the same', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 't.json');
+  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const logs: string[] = [];
+  // A limit no warm-up can meet: every worker is stopped before it is ready, as one that never got ready would be.
+  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, (line) => logs.push(line), { warmLimitMs: 1 });
+  try {
+    const outcome = await pool.render({
+      key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'Ada' }, test: false, password: null, locale: null,
+      output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+    }, 'interactive');
+    assert.equal(outcome.ok, true, JSON.stringify(outcome));
+    assert.ok(logs.filter((l) => /render worker not ready after 1 ms/.test(l)).length >= 3, logs.join('\n'));
+    assert.ok(logs.some((l) => /3 render workers in a row stopped before they were ready\); rendering on the main thread/.test(l)), logs.join('\n'));
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the pool class: a worker stopped for one job\'s time fails only that job; the other job it held is rendered again by the new worker', async () => {
   let second = 0;
   const web = await startHttp('127.0.0.1', {
