@@ -5,7 +5,8 @@
  * document; and the render thread's context switches per document (W.vol: it blocked, waiting for work; W.invol: it
  * was preempted), which tell a thread that waits or is pushed off its core from one that computes more.
  *
- * Run: `"$(bash scripts/shipped-node.sh)" --import tsx bench/threads.ts ROUNDS TARGET…` after `npm run build:server`,
+ * Run: `"$(bash scripts/shipped-node.sh)" --import tsx bench/threads.ts ROUNDS [docx] TARGET…` after `npm run
+ * build:server` (`docx`: bench/http-docx.ts's Word invoice instead of the .json one),
  * where a TARGET is `d:<checkout>` (its docloom serve over dist/) or `b:<mode>` (bench/lib/bare-server.ts: inline,
  * worker, durable), either followed by `:NAME=VALUE,…` — environment for that target only (BARE_POOL=1,
  * BARE_YOUNG_MB=48, DOCLOOM_…). The same target twice (add a dummy `X=dup`) shows the run's own spread.
@@ -14,14 +15,18 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { invoiceDocx, invoiceDocxData } from './lib/invoice-docx.js';
 import { ROOT, startBare, startServe, bareTemplate, type ServeProcess } from './lib/serve.js';
 
-const tpl = fs.readFileSync(path.join(ROOT, 'resources/templates/invoice.json'));
-const data = JSON.parse(fs.readFileSync(path.join(ROOT, 'resources/templates/invoice.data.json'), 'utf8')) as Record<string, unknown>;
+/** `docx` among the arguments: the Word invoice bench/http-docx.ts renders; else the .json one. */
+const DOCX = process.argv.includes('docx');
+const tpl = DOCX ? invoiceDocx() : fs.readFileSync(path.join(ROOT, 'resources/templates/invoice.json'));
+const jsonData = JSON.parse(fs.readFileSync(path.join(ROOT, 'resources/templates/invoice.data.json'), 'utf8')) as Record<string, unknown>;
+const dataFor = (n: number): Record<string, unknown> => (DOCX ? invoiceDocxData(n) : { ...jsonData, number: 'INV-' + n });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(svc: ServeProcess, uuid: string, n: number): Promise<void> {
-  const body = Buffer.from(JSON.stringify({ template_id: uuid, data: { ...data, number: 'INV-' + n } }));
+  const body = Buffer.from(JSON.stringify({ template_id: uuid, data: dataFor(n) }));
   return new Promise((resolve, reject) => {
     const headers = { ...svc.auth, 'content-type': 'application/json', 'content-length': body.length };
     const req = http.request({ agent, host: '127.0.0.1', port: svc.port, path: '/api/document', method: 'POST', headers }, (res) => {
@@ -71,13 +76,13 @@ async function start(spec: string): Promise<Target> {
     if (kind === 'd') {
       const svc = await startServe('threads', Object.fromEntries(pairs.filter(([k]) => k.startsWith('DOCLOOM_'))), path.resolve(what));
       const form = new FormData();
-      form.append('file', new Blob([tpl]), 'invoice.json');
+      form.append('file', new Blob([tpl]), DOCX ? 'invoice.docx' : 'invoice.json');
       const up = (await (await fetch(`${svc.base}/api/template`, { method: 'POST', body: form, headers: svc.auth })).json()) as { template: { uuid: string } };
       return { label: spec, svc, uuid: up.template.uuid, docs: 0, sums: new Map() };
     }
     if (kind !== 'b') throw new Error(`bench/threads: a target is d:<checkout> or b:<mode>, not ${spec}`);
     const svc = await startBare(what as 'inline' | 'worker' | 'durable');
-    return { label: spec, svc, uuid: await bareTemplate(svc, tpl, 'json'), docs: 0, sums: new Map() };
+    return { label: spec, svc, uuid: await bareTemplate(svc, tpl, DOCX ? 'docx' : 'json'), docs: 0, sums: new Map() };
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
@@ -87,7 +92,7 @@ async function start(spec: string): Promise<Target> {
 const rounds = Number(process.argv[2] ?? 6);
 const targets: Target[] = [];
 try {
-  for (const spec of process.argv.slice(3)) targets.push(await start(spec));
+  for (const spec of process.argv.slice(3).filter((a) => a !== 'docx')) targets.push(await start(spec));
   let n = 0;
   // Warm-up: every service's hot paths compiled before the first turn counts.
   for (const t of targets) for (let i = 0; i < 400; i++) await post(t.svc, t.uuid, n++);
