@@ -20,10 +20,13 @@
  * Environment: BARE_PORT, BARE_TOKEN, BARE_MODE, BARE_DIR (durable), BARE_WORKERS (default 1); for bisecting a
  * difference from docloom's render worker, BARE_YOUNG_MB (the worker's young generation, as
  * services/render-worker-limits.ts sets docloom's) and BARE_CORE=1 (each job through docloom's RenderCore, see
- * bare-worker.ts). Session 18 found neither changed the worker's CPU per document beyond the noise.
+ * bare-worker.ts). Session 18 found neither changed the worker's CPU per document beyond the noise. BARE_POOL=1: the
+ * renders go through docloom's own WorkerPool and render worker (dist/) behind this front — the same worker thread
+ * as docloom's, without docloom's main thread (session 18, branch worker21).
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -49,7 +52,7 @@ interface Slot {
 const slots: Slot[] = [];
 const waiting = new Map<number, (r: BareResult) => void>();
 let nextJob = 0;
-if (MODE !== 'inline') {
+if (MODE !== 'inline' && process.env.BARE_POOL !== '1') {
   for (let i = 0; i < Number(process.env.BARE_WORKERS ?? 1); i++) {
     const young = Number(process.env.BARE_YOUNG_MB ?? 0);
     // Node 20 does not hand tsx's hooks to a worker: the worker registers them itself, then loads its module.
@@ -69,7 +72,29 @@ if (MODE !== 'inline') {
   }
 }
 
+/**
+ * BARE_POOL=1: the renders go through docloom's own WorkerPool (dist/: its render worker, protocol, bell, zlib gate
+ * and heap limits) behind this bare front — to tell what docloom's render thread costs from what its main thread does.
+ */
+const pool = process.env.BARE_POOL === '1' && MODE !== 'inline' ? await renderPool() : null;
+const poolTemplates = new Map<string, { path: string; kind: 'docx' | 'json' }>();
+
+async function renderPool() {
+  const dist = (file: string): string => pathToFileURL(path.join(ROOT, 'dist', 'server', ...file.split('/'))).href;
+  const { WorkerPool } = (await import(dist('services/render-pool.js'))) as typeof import('../../server/services/render-pool.js');
+  const { DEFAULT_LIMITS } = (await import(dist('config.js'))) as typeof import('../../server/config.js');
+  const made = new WorkerPool(Number(process.env.BARE_WORKERS ?? 1), { limits: DEFAULT_LIMITS, fontsDir: path.join(ROOT, 'resources', 'fonts') }, (line) => console.error(line));
+  await made.ready();
+  return made;
+}
+
 async function render(uuid: string, data: Record<string, unknown>): Promise<{ bytes: Uint8Array; pages: number }> {
+  if (pool) {
+    const t = poolTemplates.get(uuid)!;
+    const out = await pool.render({ key: uuid, templatePath: t.path, kind: t.kind, delimiters: ['{{', '}}'], data, test: false, password: null, locale: null, metadata: { title: 'Invoice', creator: 'docloom' }, output: 'pdf', editableCopy: false, allowPrivateNetwork: false }, 'interactive');
+    if (!out.ok) throw new Error(out.message);
+    return { bytes: out.bytes, pages: out.pages ?? 0 };
+  }
   if (MODE === 'inline') {
     const out = await engine.renderPdf(templates.get(uuid)!, data, { metadata: { title: 'Invoice', creator: 'docloom' } });
     return { bytes: out.bytes, pages: out.pages };
@@ -219,6 +244,11 @@ function addTemplate(bytes: Buffer, kind: 'docx' | 'json', res: http.ServerRespo
   if (!compiled.ok) return answer(res, 422, { errors: compiled.errors });
   const uuid = `bare-${templates.size + 1}`;
   templates.set(uuid, compiled.template);
+  if (pool) {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bare-pool-')), `template.${kind}`);
+    fs.writeFileSync(file, bytes);
+    poolTemplates.set(uuid, { path: file, kind });
+  }
   for (const slot of slots) slot.worker.postMessage({ template: { uuid, kind, bytes } });
   answer(res, 201, { template: { uuid } });
 }
@@ -226,7 +256,7 @@ function addTemplate(bytes: Buffer, kind: 'docx' | 'json', res: http.ServerRespo
 const server = http.createServer((req, res) => {
   if (req.headers.authorization !== AUTH) return answer(res, 401, { message: 'Unauthenticated.' });
   const url = new URL(req.url ?? '/', 'http://bare');
-  if (req.method === 'GET' && url.pathname === '/api/info') return answer(res, 200, { name: 'bare', mode: MODE });
+  if (req.method === 'GET' && url.pathname === '/api/info') return answer(res, 200, { name: 'bare', mode: MODE, pool_threads: pool ? pool.warmThreads() : null });
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {

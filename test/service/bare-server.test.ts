@@ -88,3 +88,26 @@ for (const mode of ['inline', 'worker', 'durable', 'wal'] as const) {
     }
   });
 }
+
+test('BARE_POOL=1: the bare front renders through docloom\'s own render pool, and the PDF it keeps is the invoice', async () => {
+  const before = process.env.BARE_POOL;
+  process.env.BARE_POOL = '1';
+  let svc: ServeProcess;
+  try {
+    svc = await startBare('durable');
+  } finally {
+    if (before === undefined) delete process.env.BARE_POOL;
+    else process.env.BARE_POOL = before;
+  }
+  try {
+    const info = (await (await fetch(`${svc.base}/api/info`, { headers: svc.auth })).json()) as { pool_threads: number | null };
+    assert.equal(info.pool_threads, 1, 'one warm docloom render worker');
+    const uuid = await bareTemplate(svc, template, 'json');
+    const a = await create(svc, { template_id: uuid, data: { ...data, number: 'BARE-POOL-7' } }, 'json');
+    assert.equal(a.status, 201, JSON.stringify(a));
+    assert.equal(a.document?.pages, 1);
+    assert.match(pdfText(fs.readFileSync(path.join(svc.dataDir, 'files', `${a.document!.id}.pdf`))), /BARE-POOL-7/);
+  } finally {
+    await svc.stop();
+  }
+});
