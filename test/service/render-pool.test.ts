@@ -187,15 +187,21 @@ test('the pool class: when no worker thread can be created, it says so once and 
   }
 });
 
-test('the pool class: a job given to an idle worker costs one message back (its result); one that waits is announced when it starts', async () => {
+/** A 'Hello {{name}}' template in a temp folder (removed by the caller) and a render job of it for a name. */
+function helloJobs(): { dir: string; job: (name: string) => RenderJob } {
   const dir = tempDir();
   const file = path.join(dir, 't.json');
   fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
-  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, () => undefined);
   const job = (name: string): RenderJob => ({
     key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name }, test: false, password: null, locale: null,
     output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
   });
+  return { dir, job };
+}
+
+test('the pool class: a job given to an idle worker costs one message back (its result); one that waits is announced when it starts', async () => {
+  const { dir, job } = helloJobs();
+  const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, () => undefined);
   try {
     await pool.ready();
     const [worker] = pool.threads();
@@ -253,14 +259,8 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
 });
 
 test('the pool class: a job waits for a warm worker — one handed to a replacement still warming up would run its render_ms through the warm-up', async () => {
-  const dir = tempDir();
-  const file = path.join(dir, 't.json');
-  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const { dir, job } = helloJobs();
   const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, () => undefined);
-  const job = (name: string): RenderJob => ({
-    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name }, test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-  });
   try {
     await pool.ready();
     const [first] = pool.threads();
@@ -281,17 +281,12 @@ test('the pool class: a job waits for a warm worker — one handed to a replacem
 });
 
 test('the pool class: a worker not ready within the warm-up limit is stopped as a failed start; the job that waited is rendered all the same', async () => {
-  const dir = tempDir();
-  const file = path.join(dir, 't.json');
-  fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
+  const { dir, job } = helloJobs();
   const logs: string[] = [];
   // A limit no warm-up can meet: every worker is stopped before it is ready, as one that never got ready would be.
   const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, (line) => logs.push(line), { warmLimitMs: 1 });
   try {
-    const outcome = await pool.render({
-      key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'Ada' }, test: false, password: null, locale: null,
-      output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-    }, 'interactive');
+    const outcome = await pool.render(job('Ada'), 'interactive');
     assert.equal(outcome.ok, true, JSON.stringify(outcome));
     assert.ok(logs.filter((l) => /render worker not ready after 1 ms/.test(l)).length >= 3, logs.join('\n'));
     assert.ok(logs.some((l) => /3 render workers in a row stopped before they were ready\); rendering on the main thread/.test(l)), logs.join('\n'));
