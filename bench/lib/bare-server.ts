@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { GroupCommit } from '../../server/store/group-commit.js';
 import { ROOT } from './serve.js';
 import type { BareJob, BareResult } from './bare-worker.js';
 
@@ -111,28 +112,16 @@ async function render(uuid: string, data: Record<string, unknown>): Promise<{ by
 
 // ---- durable writes (mode `durable`) -----------------------------------------------------------------------------
 
-/** One fd's fsync shared by everyone who asked while none had started: each caller waits for a sync begun after its call. */
-class SharedSync {
-  #running: Promise<void> | null = null;
-  #next: Promise<void> | null = null;
-  constructor(private readonly fd: number, private readonly dataOnly: boolean) {}
-  sync(): Promise<void> {
-    if (!this.#running) return (this.#running = this.#start());
-    // A sync is running: it may have begun before this caller's write, so the caller waits for the next one.
-    return (this.#next ??= this.#running.then(() => {
-      this.#next = null;
-      return (this.#running = this.#start());
-    }));
-  }
-  #start(): Promise<void> {
-    return new Promise<void>((resolve, reject) => (this.dataOnly ? fs.fdatasync : fs.fsync)(this.fd, (err) => (err ? reject(err) : resolve()))).finally(() => {
-      if (!this.#next) this.#running = null;
-    });
-  }
+/**
+ * An fd's fsync as docloom shares one (store/group-commit.ts): every caller waits for a sync begun after its call, and
+ * the calls made while one runs share the next.
+ */
+function sharedSync(fd: number, dataOnly: boolean): GroupCommit {
+  return new GroupCommit(() => new Promise<void>((resolve, reject) => (dataOnly ? fs.fdatasync : fs.fsync)(fd, (err) => (err ? reject(err) : resolve()))));
 }
 
-let folderSync: SharedSync;
-let logSync: SharedSync;
+let folderSync: GroupCommit;
+let logSync: GroupCommit;
 let logFd = -1;
 let fileCount = 0;
 /** The write-ahead log's size (mode `wal`). */
@@ -140,7 +129,7 @@ const WAL_MB = 128;
 if (MODE === 'durable' || MODE === 'wal') {
   fs.mkdirSync(path.join(DIR, 'tmp'), { recursive: true });
   fs.mkdirSync(path.join(DIR, 'files'), { recursive: true });
-  folderSync = new SharedSync(fs.openSync(path.join(DIR, 'files'), 'r'), false);
+  folderSync = sharedSync(fs.openSync(path.join(DIR, 'files'), 'r'), false);
   if (MODE === 'durable') {
     logFd = fs.openSync(path.join(DIR, 'documents.jsonl'), 'a');
   } else {
@@ -151,7 +140,7 @@ if (MODE === 'durable' || MODE === 'wal') {
     fs.fsyncSync(logFd);
     fs.fsyncSync(fs.openSync(DIR, 'r'));
   }
-  logSync = new SharedSync(logFd, true);
+  logSync = sharedSync(logFd, true);
 }
 
 /** The write order of docs/store.md in its shortest form: temp file, rename, then three syncs at once. */
@@ -168,7 +157,7 @@ async function keep(id: number, bytes: Uint8Array, record: object): Promise<void
       else resolve();
     }),
   );
-  await Promise.all([fileSynced, folderSync.sync(), logSync.sync()]);
+  await Promise.all([fileSynced, folderSync.run(), logSync.run()]);
 }
 
 let walAt = 0;
@@ -189,7 +178,7 @@ async function keepInLog(id: number, bytes: Uint8Array, record: object): Promise
   const file = path.join(DIR, 'files', `${id}.pdf`);
   fs.writeFileSync(file, bytes);
   unsynced.push(file);
-  await logSync.sync();
+  await logSync.run();
 }
 
 /** The log is full: every file it vouches for is made durable, then its space is used again from the start. */
