@@ -11,7 +11,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { loadEngine, useFontsDir } from '../services/engine.js';
-import { createRenderer } from '../services/render-pool.js';
+import { createRenderer, type Renderer } from '../services/render-pool.js';
+import { BATCH_CLI_WORKER_LIMITS } from '../services/render-worker-limits.js';
 import type { RenderJob } from '../services/render-core.js';
 import { optionalDelimiters } from '../services/validate.js';
 import { Violations } from '../services/errors.js';
@@ -100,6 +101,11 @@ function options(args: string[]): Options {
 }
 
 /** Runs the command; answers the exit status (0 all rows made, 1 a row failed or the batch could not run, 2 usage). */
+/** The batch's render workers, with the CLI's heap limits (render-worker-limits.ts: memory before a few per cent of speed). */
+export function batchRenderer(config: Config, concurrency: number, log: (line: string) => void): Renderer {
+  return createRenderer(concurrency, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, log, BATCH_CLI_WORKER_LIMITS);
+}
+
 export async function batchCommand(config: Config, args: string[]): Promise<number> {
   let o: Options;
   try {
@@ -133,9 +139,7 @@ export async function batchCommand(config: Config, args: string[]): Promise<numb
   const limits = { rows: config.limits.batchRows, bytes: config.limits.batchBytes };
   // Started before the check so the threads load the engine while the file is read through.
   let progress: Progress | null = null;
-  const pool = createRenderer(o.concurrency, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, (line) =>
-    progress ? progress.note(`docloom: ${line}`) : console.error(`docloom: ${line}`),
-  );
+  const pool = batchRenderer(config, o.concurrency, (line) => (progress ? progress.note(`docloom: ${line}`) : console.error(`docloom: ${line}`)));
   let total: number;
   try {
     total = (await scanRows(o.rows, { limits, sheet: o.sheet })).total;

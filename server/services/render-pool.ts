@@ -13,7 +13,7 @@
  * The worker file is render-worker.js beside this one in dist/; under `node --import tsx` (tests, dev) it is the
  * .ts file, and Node 20 does not pass tsx's loader on to workers, so a tiny bootstrap registers tsx first.
  */
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startWorker, stopWorker } from './worker-start.js';
 import { RENDER_WORKER_LIMITS } from './render-worker-limits.js';
 import { RenderCore, type RenderJob, type RenderOutcome, type RenderSettings } from './render-core.js';
@@ -39,8 +39,9 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
-export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void): Renderer {
-  return workers > 0 ? new WorkerPool(workers, settings, log) : new InlineRenderer(settings);
+/** `limits`: the workers' V8 heap limits (render-worker-limits.ts; `docloom batch` passes its own). */
+export function createRenderer(workers: number, settings: RenderSettings, log: (line: string) => void, limits: ResourceLimits = RENDER_WORKER_LIMITS): Renderer {
+  return workers > 0 ? new WorkerPool(workers, settings, log, { limits }) : new InlineRenderer(settings);
 }
 
 class InlineRenderer implements Renderer {
@@ -165,8 +166,12 @@ export class WorkerPool implements Renderer {
   /** WARM_LIMIT_MS unless a test says otherwise. */
   readonly #warmLimitMs: number;
 
-  constructor(size: number, settings: RenderSettings, log: (line: string) => void, tuning: { idleWaitMs?: number; warmLimitMs?: number } = {}) {
+  /** The workers' V8 heap limits. */
+  readonly #limits: ResourceLimits;
+
+  constructor(size: number, settings: RenderSettings, log: (line: string) => void, tuning: { idleWaitMs?: number; warmLimitMs?: number; limits?: ResourceLimits } = {}) {
     this.#size = size;
+    this.#limits = tuning.limits ?? RENDER_WORKER_LIMITS;
     this.#settings = settings;
     this.#log = log;
     this.#idleWaitMs = tuning.idleWaitMs;
@@ -255,7 +260,7 @@ export class WorkerPool implements Renderer {
     const bell = newBell();
     try {
       const workerData: RenderWorkerData = { settings: this.#settings, bell: bell.buffer as SharedArrayBuffer, ...(this.#idleWaitMs === undefined ? {} : { idleWaitMs: this.#idleWaitMs }) };
-      worker = startWorker(import.meta.url, 'render-worker', { workerData, resourceLimits: RENDER_WORKER_LIMITS });
+      worker = startWorker(import.meta.url, 'render-worker', { workerData, resourceLimits: this.#limits });
     } catch (err) {
       this.#log(`render worker cannot be started: ${err instanceof Error ? err.message : String(err)}`);
       return false;

@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { WorkerPool, workerExecArgv } from '../../server/services/render-pool.js';
 import type { RenderJob, RenderOutcome } from '../../server/services/render-core.js';
 import { DEFAULT_LIMITS } from '../../server/config.js';
+import { RENDER_WORKER_LIMITS } from '../../server/services/render-worker-limits.js';
 import { startHttp } from '../net/listeners.js';
 import { makePng } from '../net/images.js';
 import { createDocument, INVOICE_DATA, INVOICE_LINES, json, jsonTemplate, tempDir, uploadTemplate } from './support.js';
@@ -255,6 +256,36 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
     await pool.close();
     await web.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the pool class: a render past its worker\'s old-generation cap fails alone (render_crashed, logged); a new worker renders the next', async () => {
+  // The cap `docloom batch` runs its workers with (render-worker-limits.ts, BATCH_CLI_WORKER_LIMITS), made small here
+  // so that the sample invoice with 10,000 items (its table laid out whole: ~100 MB live) needs more than it: V8 ends
+  // the worker, not the process.
+  const templates = path.join(import.meta.dirname, '..', '..', 'resources', 'templates');
+  const sample = JSON.parse(fs.readFileSync(path.join(templates, 'invoice.data.json'), 'utf8')) as { items: unknown[] };
+  const logs: string[] = [];
+  const limits = { ...DEFAULT_LIMITS, rowsPerList: 1_000_000, pagesPerDocument: 1_000_000, renderMs: 600_000 };
+  const pool = new WorkerPool(1, { limits, fontsDir: null }, (line) => logs.push(line), { limits: { ...RENDER_WORKER_LIMITS, maxOldGenerationSizeMb: 64 } });
+  const job = (n: number): RenderJob => ({
+    key: 'invoice@1', templatePath: path.join(templates, 'invoice.json'), kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
+    data: { ...sample, logo: '', items: Array.from({ length: n }, (_, i) => sample.items[i % sample.items.length]) },
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
+  });
+  try {
+    await pool.ready();
+    const [first] = pool.threads();
+    assert.equal(first.resourceLimits?.maxOldGenerationSizeMb, 64, 'the limits asked for are the worker\'s');
+    const big = await pool.render(job(20_000), 'batch');
+    assert.equal(big.ok, false, 'the big render cannot fit in 64 MB');
+    assert.equal(!big.ok && big.code, 'render_crashed', JSON.stringify(big));
+    assert.ok(logs.some((l) => /render worker stopped/.test(l)), logs.join('\n'));
+    const next = await pool.render(job(20), 'batch');
+    assert.equal(next.ok, true, JSON.stringify(next));
+    assert.notEqual(pool.threads()[0], first, 'a new worker');
+  } finally {
+    await pool.close();
   }
 });
 

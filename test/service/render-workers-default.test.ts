@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { DEFAULT_LIMITS, defaultRenderWorkers, loadConfig } from '../../server/config.js';
 import { WorkerPool } from '../../server/services/render-pool.js';
-import { RENDER_WORKER_LIMITS } from '../../server/services/render-worker-limits.js';
+import { BATCH_CLI_WORKER_LIMITS, RENDER_WORKER_LIMITS } from '../../server/services/render-worker-limits.js';
+import { batchRenderer } from '../../server/batch/cli-batch.js';
 
 test('default render workers: CPUs − 1, at least 1; DOCLOOM_RENDER_WORKERS overrides, 0 included', () => {
   assert.deepEqual([1, 2, 3, 4, 8, 64].map((n) => defaultRenderWorkers(n)), [1, 1, 2, 3, 7, 63]);
@@ -30,6 +31,24 @@ test('a pool is ready only once every worker is warm', async () => {
     // V8 reports it for the running thread, not as asked. Node 20 and 22 default to 48 MB anyway; on Node 24 (192 MB
     // here) this fails without the limit, and npm test runs test/service on Node 24 too.
     for (const worker of pool.threads()) assert.equal(worker.resourceLimits?.maxYoungGenerationSizeMb, RENDER_WORKER_LIMITS.maxYoungGenerationSizeMb);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('`docloom batch` runs its workers with its own limits: the old generation capped (V8 collects at ~2× the live heap, not 4×)', async () => {
+  const pool = batchRenderer(loadConfig({}), 2, () => undefined);
+  try {
+    assert.ok(pool instanceof WorkerPool);
+    await pool.ready();
+    assert.equal(pool.warmThreads(), 2);
+    for (const worker of pool.threads()) {
+      assert.equal(worker.resourceLimits?.maxOldGenerationSizeMb, BATCH_CLI_WORKER_LIMITS.maxOldGenerationSizeMb);
+      assert.equal(worker.resourceLimits?.maxYoungGenerationSizeMb, RENDER_WORKER_LIMITS.maxYoungGenerationSizeMb);
+    }
+    // Below 2 GB, where V8's growing factor is no longer 4 (heap-controller.cc); the service's workers keep V8's own.
+    assert.ok(BATCH_CLI_WORKER_LIMITS.maxOldGenerationSizeMb! < 2048);
+    assert.equal(RENDER_WORKER_LIMITS.maxOldGenerationSizeMb, undefined);
   } finally {
     await pool.close();
   }
