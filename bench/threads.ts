@@ -9,7 +9,8 @@
  * build:server` (`docx`: bench/http-docx.ts's Word invoice instead of the .json one),
  * where a TARGET is `d:<checkout>` (its docloom serve over dist/) or `b:<mode>` (bench/lib/bare-server.ts: inline,
  * worker, durable, wal), either followed by `:NAME=VALUE,…` — environment for that target only (BARE_POOL=1,
- * BARE_YOUNG_MB=48, DOCLOOM_…). The same target twice (add a dummy `X=dup`) shows the run's own spread.
+ * BARE_YOUNG_MB=48, DOCLOOM_…), or NICE=<n>: every thread of that service but its render threads reniced after
+ * start. The same target twice (add a dummy `X=dup`) shows the run's own spread.
  * Linux only (/proc/<pid>/task).
  */
 import fs from 'node:fs';
