@@ -174,6 +174,14 @@ function holdsFields(blocks: LaidBlock[]): boolean {
  * (hundreds of thousands of strings for a long table) and everything hung on it. Once the bytes are out, its page
  * contents and tables are dropped, so a render worker does not carry its largest document into the next job
  * (measured at 10,000 rows: 144 MB of heap held after the render, 52 MB with this).
+ *
+ * Every other document outlives the young generation's collections too, though nothing holds it: its constructor
+ * makes objects V8 keeps in the old generation (the maps of its per-document `Matrix` class and of the accessors it
+ * defines with per-document closures), and a scavenge takes whatever those point to as alive until the next full
+ * collection — the constructor's closure and all it reaches, copied once and then promoted (docs/benchmarks.md,
+ * session 19, promo19). So the document's own members are deleted too (its ~300 methods, `internal`, the canvas,
+ * context2d and outline plugins' objects): a quarter less of each render is copied and promoted. The document is
+ * not used after its bytes are out.
  */
 function releaseDocument(doc: jsPDF): void {
   const pages = (doc.internal as unknown as { pages?: unknown[] }).pages;
@@ -181,6 +189,9 @@ function releaseDocument(doc: jsPDF): void {
     for (const page of pages) if (Array.isArray(page)) page.length = 0;
     pages.length = 0;
   }
+  const internal = doc.internal as unknown as Record<string, unknown>;
+  for (const key of Object.keys(internal)) Reflect.deleteProperty(internal, key);
+  for (const key of Object.keys(doc)) Reflect.deleteProperty(doc, key);
 }
 
 /** Stops jsPDF's own Arabic shaping pass on this document: text reaches it already shaped and in visual order. */
