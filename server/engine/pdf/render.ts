@@ -176,12 +176,12 @@ function holdsFields(blocks: LaidBlock[]): boolean {
  * (measured at 10,000 rows: 144 MB of heap held after the render, 52 MB with this).
  *
  * Every other document outlives the young generation's collections too, though nothing holds it: its constructor
- * makes objects V8 keeps in the old generation (the maps of its per-document `Matrix` class and of the accessors it
- * defines with per-document closures), and a scavenge takes whatever those point to as alive until the next full
- * collection — the constructor's closure and all it reaches, copied once and then promoted (docs/benchmarks.md,
- * session 19, promo19). So the document's own members are deleted too (its ~300 methods, `internal`, the canvas,
- * context2d and outline plugins' objects): a quarter less of each render is copied and promoted. The document is
- * not used after its bytes are out.
+ * installs its ~300 methods as `API.name = function …`, closures V8 (Node 24) allocates in the old generation (see
+ * flow/floats.ts, FloatAt), and a scavenge takes what an old object points to as alive until the next full
+ * collection — the constructor's context, the whole document, copied once and then promoted (docs/benchmarks.md,
+ * session 19, promo19). That context is out of reach; the document's own members are not, and are deleted too (its
+ * methods, `internal`, the canvas, context2d and outline plugins' objects): 17 KB less promoted per render. The
+ * document is not used after its bytes are out.
  */
 function releaseDocument(doc: jsPDF): void {
   const pages = (doc.internal as unknown as { pages?: unknown[] }).pages;
