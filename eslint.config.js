@@ -29,4 +29,19 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  {
+    // The engine runs per render: V8 allocates a function literal assigned straight to a property in the old
+    // generation (taken for a method), where a dead one keeps what it closes over through every scavenge — a whole
+    // render's layout, once (server/engine/pdf/flow/floats.ts, FloatAt; docs/benchmarks.md, session 19, promo19).
+    files: ['server/engine/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "AssignmentExpression[left.type='MemberExpression'] > :matches(ArrowFunctionExpression, FunctionExpression).right",
+          message: 'Make the function a local first, then store it: V8 puts `obj.prop = () => …` in the old generation (floats.ts, FloatAt).',
+        },
+      ],
+    },
+  },
 );

@@ -15,9 +15,9 @@ const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2] ?? '';
 /**
  * Top-level bench/*.ts files that are not benchmarks: this runner, a model module other tests import (it stays
- * beside the benchmarks for them), and diagnostics without targets (service-threads.ts, threads.ts). Shared helpers live in bench/lib/, which is never run.
+ * beside the benchmarks for them), and diagnostics without targets (service-threads.ts, threads.ts, gc-promoted.ts). Shared helpers live in bench/lib/, which is never run.
  */
-const NOT_BENCHMARKS = new Set(['run-all.ts', 'engine-invoice-model.ts', 'service-threads.ts', 'threads.ts']);
+const NOT_BENCHMARKS = new Set(['run-all.ts', 'engine-invoice-model.ts', 'service-threads.ts', 'threads.ts', 'gc-promoted.ts']);
 const scripts = fs
   .readdirSync(benchDir, { withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !NOT_BENCHMARKS.has(entry.name) && entry.name.includes(filter))

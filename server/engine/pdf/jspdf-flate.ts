@@ -31,6 +31,7 @@ function flate(binary: string): string {
 
 if (!api.docloomFlate) {
   const original = api.processDataByFilters;
+  // eslint-disable-next-line no-restricted-syntax -- installed once per process: a long-lived method belongs in old space.
   api.processDataByFilters = function processDataByFilters(data: string, filters: string | string[]): FilterResult {
     const chain = typeof filters === 'string' ? [filters] : filters ?? [];
     if (!chain.every((f) => f === 'FlateEncode' || f === '/FlateEncode')) return original.call(this, data, filters);

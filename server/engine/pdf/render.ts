@@ -174,6 +174,14 @@ function holdsFields(blocks: LaidBlock[]): boolean {
  * (hundreds of thousands of strings for a long table) and everything hung on it. Once the bytes are out, its page
  * contents and tables are dropped, so a render worker does not carry its largest document into the next job
  * (measured at 10,000 rows: 144 MB of heap held after the render, 52 MB with this).
+ *
+ * Every other document outlives the young generation's collections too, though nothing holds it: its constructor
+ * installs its ~300 methods as `API.name = function …`, closures V8 (Node 24) allocates in the old generation (see
+ * flow/floats.ts, FloatAt), and a scavenge takes what an old object points to as alive until the next full
+ * collection — the constructor's context, the whole document, copied once and then promoted (docs/benchmarks.md,
+ * session 19, promo19). That context is out of reach; the document's own members are not, and are deleted too (its
+ * methods, `internal`, the canvas, context2d and outline plugins' objects): 17 KB less promoted per render. The
+ * document is not used after its bytes are out.
  */
 function releaseDocument(doc: jsPDF): void {
   const pages = (doc.internal as unknown as { pages?: unknown[] }).pages;
@@ -181,6 +189,9 @@ function releaseDocument(doc: jsPDF): void {
     for (const page of pages) if (Array.isArray(page)) page.length = 0;
     pages.length = 0;
   }
+  const internal = doc.internal as unknown as Record<string, unknown>;
+  for (const key of Object.keys(internal)) Reflect.deleteProperty(internal, key);
+  for (const key of Object.keys(doc)) Reflect.deleteProperty(doc, key);
 }
 
 /** Stops jsPDF's own Arabic shaping pass on this document: text reaches it already shaped and in visual order. */

@@ -278,26 +278,39 @@ export function placeFloat(emitter: Emitter, t: LaidTable, frame: FloatFrame, fi
 }
 
 /**
+ * An emitter's float placer. Made as a local and then stored, never as a function literal assigned straight to the
+ * property: V8's parser takes `obj.prop = (…) => …` for a method being installed and allocates that closure in the
+ * old generation (Node 24: 56 bytes per closure; Node 20 does not). Made once per body flow, such a closure outlived
+ * its render there, and a scavenge takes what an old object points to as alive: the flow it closes over, and through
+ * it the render's whole layout, bound model and data, were copied and promoted on every render until the next full
+ * collection (docs/benchmarks.md, session 19, promo19; eslint.config.js forbids the form in server/engine).
+ */
+type FloatAt = NonNullable<Emitter['floatAt']>;
+
+/**
  * Lets `emitter` place the floats it meets in stacks (headers, footers, cells) on a page of `geo()`; with
  * `behind` false, those behind the text are skipped (placed apart: behindBoxes).
  */
 export function placeFloatsInStacks(emitter: Emitter, geo: () => PageGeometry, behind = true): void {
-  emitter.floatAt = (t, x0, y, fields) => {
+  // Through a local, not written as `emitter.floatAt = (…) => …`: see FloatAt.
+  const floatAt: FloatAt = (t, x0, y, fields) => {
     if (!behind && t.float?.behind) return;
     const g = geo();
     placeFloat(emitter, t, frameOf(g, x0, Math.max(g.right, x0), y), fields);
   };
+  emitter.floatAt = floatAt;
 }
 
 /** The boxes of the floats behind the text in a stack (a header or footer at `y`), nothing else of it. */
 export function behindBoxes(blocks: LaidBlock[], geo: PageGeometry, y: number, fields: FieldValues): Box[] {
   const scratch = new Emitter();
   const out: Box[] = [];
-  scratch.floatAt = (t, x0, anchorTop, f) => {
+  const floatAt: FloatAt = (t, x0, anchorTop, f) => {
     if (!t.float?.behind) return;
     const r = floatRect(t.float, frameOf(geo, x0, Math.max(geo.right, x0), anchorTop));
     for (const b of drawFloat(scratch, t, t.float, r, f)) out.push(b);
   };
+  scratch.floatAt = floatAt;
   scratch.stack(blocks, geo.left, y, fields);
   return out;
 }
