@@ -69,11 +69,14 @@ interface Target {
   uuid: string;
   docs: number;
   sums: Map<string, number>;
+  /** NICE=<n> among its settings: the priority its threads but the render threads get after start (0: left alone). */
+  nice: number;
 }
 
 async function start(spec: string): Promise<Target> {
   const [kind, what, envs = ''] = spec.split(':');
   const pairs = envs.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]);
+  const nice = Number(pairs.find(([k]) => k === 'NICE')?.[1] ?? 0);
   const saved = { ...process.env };
   // startBare passes this process's environment on; startServe takes DOCLOOM_ settings as its own argument.
   for (const [k, v] of pairs) process.env[k] = v;
@@ -83,11 +86,11 @@ async function start(spec: string): Promise<Target> {
       const form = new FormData();
       form.append('file', new Blob([tpl]), DOCX ? 'invoice.docx' : 'invoice.json');
       const up = (await (await fetch(`${svc.base}/api/template`, { method: 'POST', body: form, headers: svc.auth })).json()) as { template: { uuid: string } };
-      return { label: spec, svc, uuid: up.template.uuid, docs: 0, sums: new Map() };
+      return { label: spec, svc, uuid: up.template.uuid, docs: 0, sums: new Map(), nice };
     }
     if (kind !== 'b') throw new Error(`bench/threads: a target is d:<checkout> or b:<mode>, not ${spec}`);
     const svc = await startBare(what as 'inline' | 'worker' | 'durable');
-    return { label: spec, svc, uuid: await bareTemplate(svc, tpl, DOCX ? 'docx' : 'json'), docs: 0, sums: new Map() };
+    return { label: spec, svc, uuid: await bareTemplate(svc, tpl, DOCX ? 'docx' : 'json'), docs: 0, sums: new Map(), nice };
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
@@ -98,16 +101,15 @@ const rounds = Number(process.argv[2] ?? 6);
 const targets: Target[] = [];
 try {
   for (const spec of process.argv.slice(3).filter((a) => a !== 'docx')) targets.push(await start(spec));
-  // A target's NICE=<n>: every thread of its process but the render threads reniced to n after start (Linux applies
-  // setpriority to one thread id): does the render thread, the 8-client bottleneck, gain from winning its core?
-  const niced = (t: Target): number => Number(/(?:^|,)NICE=(-?\d+)/.exec(t.label.split(':')[2] ?? '')?.[1] ?? 0);
   let n = 0;
   // Warm-up: every service's hot paths compiled before the first turn counts.
   for (const t of targets) for (let i = 0; i < 400; i++) await post(t.svc, t.uuid, n++);
+  // A target's NICE=<n>: every thread of its process but the render threads reniced to n after start (Linux applies
+  // setpriority to one thread id): does the render thread, the 8-client bottleneck, gain from winning its core?
   for (const t of targets) {
-    if (!niced(t)) continue;
+    if (!t.nice) continue;
     for (const tid of fs.readdirSync(`/proc/${t.svc.pid}/task`)) {
-      if (fs.readFileSync(`/proc/${t.svc.pid}/task/${tid}/comm`, 'utf8').trim() !== 'WorkerThread') os.setPriority(Number(tid), niced(t));
+      if (fs.readFileSync(`/proc/${t.svc.pid}/task/${tid}/comm`, 'utf8').trim() !== 'WorkerThread') os.setPriority(Number(tid), t.nice);
     }
   }
   for (let round = 0; round < rounds; round++) {

@@ -100,12 +100,12 @@ function options(args: string[]): Options {
   };
 }
 
-/** Runs the command; answers the exit status (0 all rows made, 1 a row failed or the batch could not run, 2 usage). */
 /** The batch's render workers, with the CLI's heap limits (render-worker-limits.ts: memory before a few per cent of speed). */
 export function batchRenderer(config: Config, concurrency: number, log: (line: string) => void): Renderer {
   return createRenderer(concurrency, { limits: config.limits, fontsDir: path.join(config.resourcesDir, 'fonts') }, log, BATCH_CLI_WORKER_LIMITS);
 }
 
+/** Runs the command; answers the exit status (0 all rows made, 1 a row failed or the batch could not run, 2 usage). */
 export async function batchCommand(config: Config, args: string[]): Promise<number> {
   let o: Options;
   try {

@@ -103,10 +103,11 @@ export class DocumentFiles {
    * Opens the temp file of a document's file ahead, while its render runs, in the thread pool: the open (an inode
    * allocation) leaves both the path from the render to the answer and the event loop, where it took 0.03 ms at times
    * but 0.3–0.4 ms at others (docs/benchmarks.md, session 16; session 18 found the cost is CPU spent by ext4 without
-   * a journal walking past recently freed inodes, so it varies with what was deleted nearby in the last minutes). `place` then only writes, renames and syncs, as place() does; after an open
-   * that failed (a full disk, tmp/ gone) it is place() itself, whose own open then succeeds or fails — the disk may
-   * have room again once the render is over. `discard` closes and removes the temp file when the render gives
-   * nothing to put there (resolving once it is gone, or, for an open still under way, once that open has ended).
+   * a journal walking past recently freed inodes, so it varies with what was deleted nearby in the last minutes).
+   * `place` then only writes, renames and syncs, as place() does; after an open that failed (a full disk, tmp/
+   * gone) it is place() itself, whose own open then succeeds or fails — the disk may have room again once the render
+   * is over. `discard` closes and removes the temp file when the render gives nothing to put there (resolving once it
+   * is gone, or, for an open still under way, once that open has ended).
    */
   prepare(id: number, ext: string, variant: FileVariant = 'output'): PreparedFile {
     const file = this.path(id, ext, variant);

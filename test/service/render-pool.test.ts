@@ -139,10 +139,7 @@ test('the pool class: failed hand-overs (uncloneable, too deep) fail alone and f
   fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
   const logs: string[] = [];
   const pool = new WorkerPool(1, { limits: DEFAULT_LIMITS, fontsDir: null }, (line) => logs.push(line));
-  const job = (data: Record<string, unknown>): RenderJob => ({
-    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data, test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-  });
+  const job = (data: Record<string, unknown>): RenderJob => jsonJob(file, data);
   try {
     const bad: Array<Promise<RenderOutcome>> = [];
     for (let i = 0; i < 3; i++) {
@@ -173,10 +170,7 @@ test('the pool class: when no worker thread can be created, it says so once and 
   const settings = { limits: { ...DEFAULT_LIMITS, uncopyable: () => 0 }, fontsDir: null };
   const pool = new WorkerPool(2, settings, (line) => logs.push(line));
   try {
-    const job: RenderJob = {
-      key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'Ada' }, test: false, password: null,
-      locale: null, output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-    };
+    const job = jsonJob(file, { name: 'Ada' });
     let started = 0;
     const outcomes = await Promise.all([pool.render(job, 'interactive', () => started++), pool.render(job, 'batch', () => started++)]);
     for (const o of outcomes) assert.equal(o.ok, true, JSON.stringify(o));
@@ -188,15 +182,20 @@ test('the pool class: when no worker thread can be created, it says so once and 
   }
 });
 
+/** A render job of a .json template file for `data`: a PDF, no test mark, password or locale. */
+function jsonJob(templatePath: string, data: Record<string, unknown>, o: { allowPrivateNetwork?: boolean; key?: string } = {}): RenderJob {
+  return {
+    key: o.key ?? 't@1', templatePath, kind: 'json', delimiters: ['{{', '}}'], data, test: false, password: null, locale: null,
+    output: 'pdf', editableCopy: false, allowPrivateNetwork: o.allowPrivateNetwork ?? false,
+  };
+}
+
 /** A 'Hello {{name}}' template in a temp folder (removed by the caller) and a render job of it for a name. */
 function helloJobs(): { dir: string; job: (name: string) => RenderJob } {
   const dir = tempDir();
   const file = path.join(dir, 't.json');
   fs.writeFileSync(file, jsonTemplate(['Hello {{name}}']));
-  const job = (name: string): RenderJob => ({
-    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name }, test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-  });
+  const job = (name: string): RenderJob => jsonJob(file, { name });
   return { dir, job };
 }
 
@@ -234,10 +233,7 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
   fs.writeFileSync(file, jsonTemplate(['{{%logo}}Hello {{name}}']));
   const logs: string[] = [];
   const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, imageFetchMs: 60_000 }, fontsDir: null }, (line) => logs.push(line));
-  const job = (data: Record<string, unknown>): RenderJob => ({
-    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data, test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: true,
-  });
+  const job = (data: Record<string, unknown>): RenderJob => jsonJob(file, data, { allowPrivateNetwork: true });
   try {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
@@ -261,18 +257,15 @@ test('the pool class: a worker that dies fails the jobs it held (render_crashed,
 
 test('the pool class: a render past its worker\'s old-generation cap fails alone (render_crashed, logged); a new worker renders the next', async () => {
   // The cap `docloom batch` runs its workers with (render-worker-limits.ts, BATCH_CLI_WORKER_LIMITS), made small here
-  // so that the sample invoice with 10,000 items (its table laid out whole: ~100 MB live) needs more than it: V8 ends
+  // so that the sample invoice with 20,000 items (its table laid out whole: ~200 MB live) needs more than it: V8 ends
   // the worker, not the process.
   const templates = path.join(import.meta.dirname, '..', '..', 'resources', 'templates');
   const sample = JSON.parse(fs.readFileSync(path.join(templates, 'invoice.data.json'), 'utf8')) as { items: unknown[] };
   const logs: string[] = [];
   const limits = { ...DEFAULT_LIMITS, rowsPerList: 1_000_000, pagesPerDocument: 1_000_000, renderMs: 600_000 };
   const pool = new WorkerPool(1, { limits, fontsDir: null }, (line) => logs.push(line), { limits: { ...RENDER_WORKER_LIMITS, maxOldGenerationSizeMb: 64 } });
-  const job = (n: number): RenderJob => ({
-    key: 'invoice@1', templatePath: path.join(templates, 'invoice.json'), kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
-    data: { ...sample, logo: '', items: Array.from({ length: n }, (_, i) => sample.items[i % sample.items.length]) },
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-  });
+  const job = (n: number): RenderJob =>
+    jsonJob(path.join(templates, 'invoice.json'), { ...sample, logo: '', items: Array.from({ length: n }, (_, i) => sample.items[i % sample.items.length]) }, { key: 'invoice@1' });
   try {
     await pool.ready();
     const [first] = pool.threads();
@@ -342,10 +335,7 @@ test('the pool class: a worker stopped for one job\'s time fails only that job; 
   const logs: string[] = [];
   // 3 s: the innocent job's render in the fresh worker must fit within it on a loaded machine (1 s did not at load 12).
   const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, renderMs: 3000, imageFetchMs: 60_000 }, fontsDir: null }, (line) => logs.push(line));
-  const job = (logo: string): RenderJob => ({
-    key: 't@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], data: { name: 'x', logo: `http://127.0.0.1:${web.port}${logo}` },
-    test: false, password: null, locale: null, output: 'pdf', editableCopy: false, allowPrivateNetwork: true,
-  });
+  const job = (logo: string): RenderJob => jsonJob(file, { name: 'x', logo: `http://127.0.0.1:${web.port}${logo}` }, { allowPrivateNetwork: true });
   try {
     const started = Date.now();
     const overdue = pool.render(job('/never.png'), 'interactive');
@@ -374,11 +364,8 @@ function heavyPool(): { dir: string; pool: WorkerPool; job: (lines: number) => R
   const file = path.join(dir, 't.json');
   fs.writeFileSync(file, jsonTemplate(INVOICE_LINES));
   const pool = new WorkerPool(1, { limits: { ...DEFAULT_LIMITS, pagesPerDocument: 10_000 }, fontsDir: null }, () => undefined);
-  const job = (lines: number): RenderJob => ({
-    key: 'heavy@1', templatePath: file, kind: 'json', delimiters: ['{{', '}}'], test: false, password: null, locale: null,
-    output: 'pdf', editableCopy: false, allowPrivateNetwork: false,
-    data: { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) },
-  });
+  const job = (lines: number): RenderJob =>
+    jsonJob(file, { number: String(lines), customer: { name: 'C' }, items: Array.from({ length: lines }, (_, i) => ({ description: `Line ${i}`, amount: i })) }, { key: 'heavy@1' });
   return { dir, pool, job };
 }
 
