@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileTemplate, renderPdf } from '../server/engine/index.js';
+import { benchDataDir } from './lib/data-dir.js';
 import { withBenchService } from './lib/service.js';
 import { percentile } from './lib/stats.js';
 
@@ -32,7 +33,7 @@ const WORKERS = Number(process.argv[4] ?? 2);
 const API_ROWS = Number(process.argv[5] ?? 10_000);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CERTIFICATE = path.join(ROOT, 'resources', 'templates', 'certificate.json');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-batch-'));
+const tmp = benchDataDir('docloom-bench-batch-');
 /** `npx docloom` runs the compiled CLI (bin/docloom.js over dist/): measured that way when dist/ is built. */
 const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'server', 'batch', 'cli-batch.js'));
 const CLI = BUILT ? [path.join(ROOT, 'bin', 'docloom.js')] : ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts')];

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { startServer } from '../server/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/helpers/browser.js';
+import { benchDataDir } from './lib/data-dir.js';
 import { percentile } from './lib/stats.js';
 
 const SAMPLES = Math.max(10, Number(process.argv[2] ?? 12));
@@ -141,7 +142,7 @@ function samplesWithManyRows(dataDir: string): string {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-gui-'));
+  const dataDir = benchDataDir('docloom-bench-gui-');
   const resourcesDir = samplesWithManyRows(dataDir);
   const server = await startServer({ env: {}, config: { port: 0, dataDir, resourcesDir, seedSamples: true, logLevel: 'error' }, log: () => undefined });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

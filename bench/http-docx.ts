@@ -47,6 +47,7 @@ import { invoiceDocx, invoiceDocxData } from './lib/invoice-docx.js';
 import { memoryOf } from './lib/memory.js';
 import { cpuMs, bareTemplate, mainThreadCpuMs, requireDist, ROOT, startBare, startServe, threadCpuMs, type ServeProcess } from './lib/serve.js';
 import { percentile } from './lib/stats.js';
+import { dataDirLine } from './lib/data-dir.js';
 
 requireDist('bench/http-docx');
 // The engine baseline runs the built engine (dist/), the code the service runs: under tsx the sources carry esbuild's
@@ -334,6 +335,7 @@ function breakdown(headers: string[]): Array<{ name: string; p50: number; mean: 
 // ---- the run ---------------------------------------------------------------------------------------------------
 
 console.log(`bench/http-docx: ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${load()}`);
+console.log(dataDirLine());
 console.log(`${SEQUENTIAL} sequential rounds (engine in-process, then one create on each service, in reverse order every other round, then GET /api/info), ${CLIENTS} clients for ${SECONDS} s per service in 1 s turns; docloom serve with default settings (bin/docloom.js over dist/)`);
 
 const services: ServeProcess[] = [];

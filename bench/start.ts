@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchDataDir } from './lib/data-dir.js';
 import { fillDocuments } from './lib/store-fill.js';
 
 const IS_CHILD = process.argv[2] === '--child';
@@ -59,7 +60,7 @@ function runChild(dataDir: string): Promise<Timing> {
 if (IS_CHILD) {
   await child(process.argv[3]);
 } else {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docloom-bench-start-'));
+  const dataDir = benchDataDir('docloom-bench-start-');
   try {
     const fillMs = await fillDocuments(dataDir, DOCUMENTS);
     const shardBytes = fs.readdirSync(path.join(dataDir, 'documents/records')).reduce((n, f) => n + fs.statSync(path.join(dataDir, 'documents/records', f)).size, 0);

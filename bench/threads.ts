@@ -18,6 +18,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { invoiceDocx, invoiceDocxData } from './lib/invoice-docx.js';
+import { dataDirLine } from './lib/data-dir.js';
 import { ROOT, startBare, startServe, bareTemplate, type ServeProcess } from './lib/serve.js';
 
 /** `docx` among the arguments: the Word invoice bench/http-docx.ts renders; else the .json one. */
@@ -128,6 +129,7 @@ try {
     }
   }
   console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(dataDirLine());
   for (const t of targets) {
     const cpu = [...t.sums].filter(([k]) => !k.startsWith('W.')).reduce((a, [, v]) => a + v, 0);
     const parts = [...t.sums].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / t.docs).toFixed(3)}`);

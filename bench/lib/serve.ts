@@ -6,9 +6,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchDataDir } from './data-dir.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -49,7 +49,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startServe(name: string, extraEnv: Record<string, string> = {}, root = ROOT, nodeArgs: string[] = [], node = process.execPath): Promise<ServeProcess> {
   const bin = path.join(root, 'bin', 'docloom.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
+  const dataDir = benchDataDir(`docloom-bench-${name}-`);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DOCLOOM_DATA_DIR: dataDir, DOCLOOM_PORT: String(port), DOCLOOM_SEED_SAMPLES: 'false', DOCLOOM_LOG_LEVEL: 'error', ...extraEnv };
   // The parent's own settings must not leak into "default settings".
@@ -114,7 +114,7 @@ export function threadCpuMs(pid = process.pid, tid = pid): number {
  * templates are registered with bareTemplate(). `node`: the Node binary (default the benchmark's).
  */
 export async function startBare(mode: 'inline' | 'worker' | 'durable' | 'wal', node = process.execPath, workers = 1): Promise<ServeProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-bare-${mode}-`));
+  const dataDir = benchDataDir(`docloom-bench-bare-${mode}-`);
   const port = await freePort();
   const token = `bare-${process.pid}`;
   const auth = { authorization: `Bearer ${token}` };

@@ -3,9 +3,8 @@
  * a token, and the template upload; the service is closed and the data dir removed whatever happens.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { startServer } from '../../server/index.js';
+import { benchDataDir } from './data-dir.js';
 
 export interface BenchService {
   url: string;
@@ -20,7 +19,7 @@ export async function withBenchService(
   opts: { renderWorkers: number; prepare?: (dataDir: string) => Promise<void> },
   run: (service: BenchService) => Promise<void>,
 ): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docloom-bench-${name}-`));
+  const dataDir = benchDataDir(`docloom-bench-${name}-`);
   try {
     await opts.prepare?.(dataDir);
     const server = await startServer({
