@@ -36,22 +36,44 @@ export function benchDataParent(): string {
   return dir;
 }
 
-/** A new, empty data folder for one service (or one benchmark's store), named `<prefix>…`. */
+/** A file's creation costing more CPU than this (µs) in a new data folder means its block group is littered. */
+const LITTERED_US = 60;
+/** Folders tried before one is taken anyway. */
+const TRIES = 5;
+
+/**
+ * A new, empty data folder for one service (or one benchmark's store), named `<prefix>…`. The spread is random, so a
+ * folder can still land in a group littered minutes ago (one in four of a run's services did once, 0.65 against 0.20
+ * ms of thread-pool CPU per document): a folder where 20 files cost more than LITTERED_US each to create is left
+ * for another, at most TRIES times. (The 20 files, removed at once, are ~1 µs more per later create in that group.)
+ */
 export function benchDataDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(benchDataParent(), prefix));
+  for (let attempt = 1; ; attempt++) {
+    const dir = fs.mkdtempSync(path.join(benchDataParent(), prefix));
+    if (attempt >= TRIES || createCostUs(path.join(dir, 'probe'), 20) <= LITTERED_US) return dir;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** CPU µs one empty file's creation costs in a new folder beside the data folders (the median of 5 × 100), for the report. */
+/** CPU µs per empty file created in a new folder `dir` (made and removed here): the mean over `count` files. */
+function createCostUs(dir: string, count: number): number {
+  fs.mkdirSync(dir);
+  try {
+    const start = process.cpuUsage();
+    for (let i = 0; i < count; i++) fs.closeSync(fs.openSync(path.join(dir, `f${i}`), 'wx'));
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / count;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** CPU µs one empty file's creation costs in a data folder picked as the services' are (the median of 5 × 100), for the report. */
 export function fileCreateCostUs(): number {
   const dir = benchDataDir('probe-');
   try {
     const costs: number[] = [];
-    for (let round = 0, n = 0; round < 5; round++) {
-      const start = process.cpuUsage();
-      for (let i = 0; i < 100; i++) fs.closeSync(fs.openSync(path.join(dir, `f${n++}`), 'wx'));
-      const used = process.cpuUsage(start);
-      costs.push((used.user + used.system) / 100);
-    }
+    for (let round = 0; round < 5; round++) costs.push(createCostUs(path.join(dir, String(round)), 100));
     return costs.sort((a, b) => a - b)[2];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -66,5 +88,5 @@ export function dataDirLine(): string {
   } catch {
     // no lsattr (another OS or file system)
   }
-  return `data folders in ${benchDataParent()}${flagged ? ' (ext4 TOPDIR: spread over block groups)' : ''}; creating a file there: ${fileCreateCostUs().toFixed(0)} µs CPU`;
+  return `data folders in ${benchDataParent()}${flagged ? ' (ext4 TOPDIR: spread over block groups)' : ''}; creating a file in one: ${fileCreateCostUs().toFixed(0)} µs CPU (a folder where it costs over ${LITTERED_US} µs is left for another)`;
 }
