@@ -21,6 +21,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 let parent: string | undefined;
+/** Whether `chattr +T` took on the parent (the folders are spread over the block groups). */
+let spread = false;
 
 /** The folder the benchmarks' data folders go in: `<tmpdir>/docloom-bench-data`, flagged TOPDIR where ext4 allows. */
 export function benchDataParent(): string {
@@ -29,6 +31,7 @@ export function benchDataParent(): string {
   fs.mkdirSync(dir, { recursive: true });
   try {
     execFileSync('chattr', ['+T', dir], { stdio: 'ignore' });
+    spread = true;
   } catch {
     // not ext4, no chattr, not permitted: the folders are made without the spread
   }
@@ -82,11 +85,6 @@ export function fileCreateCostUs(): number {
 
 /** One line for a benchmark's header: where the data folders are and what a file's creation costs there. */
 export function dataDirLine(): string {
-  let flagged = false;
-  try {
-    flagged = /^\S*T/.test(execFileSync('lsattr', ['-d', benchDataParent()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  } catch {
-    // no lsattr (another OS or file system)
-  }
-  return `data folders in ${benchDataParent()}${flagged ? ' (ext4 TOPDIR: spread over block groups)' : ''}; creating a file in one: ${fileCreateCostUs().toFixed(0)} µs CPU (a folder where it costs over ${LITTERED_US} µs is left for another)`;
+  const where = benchDataParent();
+  return `data folders in ${where}${spread ? ' (ext4 TOPDIR: spread over block groups)' : ''}; creating a file in one: ${fileCreateCostUs().toFixed(0)} µs CPU (a folder where it costs over ${LITTERED_US} µs is left for another)`;
 }
